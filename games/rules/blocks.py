@@ -1,0 +1,74 @@
+"""The six-point block rule (RULES.md "A turn", item 5), written plainly.
+
+A side may not hold six consecutive points -- consecutive along the OPPONENT's path -- unless at
+least one opposing checker is already ahead of them (past the block, nearer the opponent's home).
+
+We number the block in the opponent's own numbering ``q`` (the opponent moves from q = 24 down to
+q = 1), so "consecutive along the opponent's path" is simply six consecutive ``q`` values. This is
+why a block that wraps past the mover's head (mover's points ..., 2, 1, 24, 23, ...) counts: in the
+opponent's numbering those are q = 14, 13, 12, 11, ... -- consecutive. The opponent's path ends at
+q = 1, so nothing wraps from q = 1 to q = 24.
+
+Where RULES.md is silent: a checker the opponent has already borne off has passed every block, so
+once the opponent has borne off any checker no block is illegal. (In a real game this never
+decides anything: an opponent who has borne off has all its checkers in its home, which six
+mover points cannot fence off.)
+"""
+
+from __future__ import annotations
+
+from .board import CHECKERS_PER_SIDE, OWN_TO_INDEX, POINTS, Board, Side, opponent_of, sign_of
+
+BLOCK_LENGTH = 6
+
+
+def lowest_opponent_point(board: Board, side: Side) -> int:
+    """The most advanced opposing checker, in the opponent's own numbering (0 if any borne off).
+
+    ``side`` is the side whose blocks are checked; the answer is about its opponent.
+    """
+    opponent = opponent_of(side)
+    opponent_sign = sign_of(opponent)
+    table = OWN_TO_INDEX[opponent]
+    total = 0
+    lowest = POINTS + 1
+    for point in range(1, POINTS + 1):
+        count = board[table[point]] * opponent_sign
+        if count > 0:
+            total += count
+            if point < lowest:
+                lowest = point
+    if total < CHECKERS_PER_SIDE:
+        return 0
+    return lowest
+
+
+def has_illegal_block(board: Board, side: Side) -> bool:
+    """True when ``side`` holds six consecutive points with every opposing checker behind them."""
+    lowest = lowest_opponent_point(board, side)
+    opponent_table = OWN_TO_INDEX[opponent_of(side)]
+    sign = sign_of(side)
+    # A block is illegal only if it lies entirely on opponent points below ``lowest`` (no
+    # opposing checker ahead of it). Scan q = 1 .. lowest - 1 for six held points in a row.
+    run = 0
+    for q in range(1, lowest):
+        if board[opponent_table[q]] * sign > 0:
+            run += 1
+            if run >= BLOCK_LENGTH:
+                return True
+        else:
+            run = 0
+    return False
+
+
+def block_zone_indices(board: Board, side: Side) -> tuple[int, ...]:
+    """Board indices (in the opponent's path order) where ``side`` may not complete a block.
+
+    Empty when no block can be illegal in this position (the opponent is never moved during
+    ``side``'s turn, so the zone stays fixed for the whole turn).
+    """
+    lowest = lowest_opponent_point(board, side)
+    if lowest <= BLOCK_LENGTH:
+        return ()
+    opponent_table = OWN_TO_INDEX[opponent_of(side)]
+    return tuple(opponent_table[q] for q in range(1, lowest))

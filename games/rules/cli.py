@@ -1,0 +1,88 @@
+"""Stable command line (keep exactly so; tools and conformance checks use it).
+
+``python -m games.rules legal-turns`` reads JSON lines on stdin, each
+``{"board": [24 ints], "turn": "w"|"b", "first_turn": bool, "dice": [d1, d2],
+"six_block": "end_of_turn"|"every_step", "head_exception": "classic"|"generalised" (optional)}``
+and writes one line per input line, in order: ``{"results": [board, ...]}`` (every distinct end
+board of a complete legal turn, sorted) or ``{"error": "..."}`` for a malformed line.
+
+``python -m games.rules bench`` prints the speed of the full legal-turn set.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from .board import validate_board, validate_dice, validate_side
+from .fastgen import legal_end_boards
+from .ruleset import RuleSet
+
+REQUIRED_KEYS = ("board", "turn", "first_turn", "dice", "six_block")
+OPTIONAL_KEYS = ("head_exception",)
+USAGE = "usage: python -m games.rules legal-turns | bench [seed] [games-per-mode]"
+
+
+def answer_line(line: str) -> dict[str, Any]:
+    """The answer object for one input line (never raises on bad input)."""
+    try:
+        request = json.loads(line)
+    except ValueError as error:
+        return {"error": f"invalid JSON: {error}"}
+    if not isinstance(request, dict):
+        return {"error": "each line must be a JSON object"}
+    missing = [key for key in REQUIRED_KEYS if key not in request]
+    if missing:
+        return {"error": f"missing key(s): {', '.join(missing)}"}
+    unknown = sorted(set(request) - set(REQUIRED_KEYS) - set(OPTIONAL_KEYS))
+    if unknown:
+        return {"error": f"unknown option(s): {', '.join(unknown)}"}
+    try:
+        board = validate_board(request["board"])
+        side = validate_side(request["turn"])
+        dice = validate_dice(request["dice"])
+        first_turn = request["first_turn"]
+        if type(first_turn) is not bool:
+            raise ValueError(f"first_turn must be true or false, got {first_turn!r}")
+        six_block = request["six_block"]
+        head_exception = request.get("head_exception", "classic")
+        if not isinstance(six_block, str) or not isinstance(head_exception, str):
+            raise ValueError("six_block and head_exception must be strings")
+        rules = RuleSet(six_block=six_block, head_exception=head_exception)  # type: ignore[arg-type]
+    except ValueError as error:
+        return {"error": str(error)}
+    ends = sorted(legal_end_boards(board, side, dice, first_turn, rules))
+    return {"results": [list(end) for end in ends]}
+
+
+def legal_turns_command(stdin: IO[str], stdout: IO[str]) -> int:
+    for line in stdin:
+        if not line.strip():
+            continue  # blank lines carry no request; answering them would shift the pairing
+        try:
+            answer = answer_line(line)
+        except Exception as error:  # noqa: BLE001 - one bad line must not stop the stream
+            answer = {"error": f"internal error: {type(error).__name__}: {error}"}
+        stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        stdout.flush()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
+    if not arguments:
+        print(USAGE, file=sys.stderr)
+        return 2
+    command = arguments[0]
+    if command == "legal-turns":
+        return legal_turns_command(sys.stdin, sys.stdout)
+    if command == "bench":
+        from .bench import run_bench
+
+        seed = int(arguments[1]) if len(arguments) > 1 else 2026
+        games = int(arguments[2]) if len(arguments) > 2 else 20
+        print(run_bench(seed, games))
+        return 0
+    print(USAGE, file=sys.stderr)
+    return 2

@@ -1,0 +1,68 @@
+"""Rule sets as data (RULES.md "Rule sets offered when creating a match")."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Literal
+
+SixBlockMode = Literal["end_of_turn", "every_step"]
+HeadException = Literal["classic", "generalised"]
+OpeningMode = Literal["reroll", "play_roll"]
+
+SIX_BLOCK_MODES: tuple[str, ...] = ("end_of_turn", "every_step")
+HEAD_EXCEPTIONS: tuple[str, ...] = ("classic", "generalised")
+OPENING_MODES: tuple[str, ...] = ("reroll", "play_roll")
+MATCH_LENGTHS: tuple[int, ...] = (1, 3, 5, 7)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every option RULES.md names. Validated on construction (ValueError on a bad value)."""
+
+    six_block: SixBlockMode = "end_of_turn"
+    head_exception: HeadException = "classic"
+    opening: OpeningMode = "reroll"
+    undo_allowed: bool = True
+    match_length: int = 1
+    # The Ukrainian "dave" doubling cube is an optional later variant, off by default (RULES.md);
+    # the engine does not implement it yet, so only False is accepted.
+    doubling_cube: bool = False
+
+    def __post_init__(self) -> None:
+        if self.six_block not in SIX_BLOCK_MODES:
+            raise ValueError(f"six_block must be one of {SIX_BLOCK_MODES}, got {self.six_block!r}")
+        if self.head_exception not in HEAD_EXCEPTIONS:
+            raise ValueError(
+                f"head_exception must be one of {HEAD_EXCEPTIONS}, got {self.head_exception!r}"
+            )
+        if self.opening not in OPENING_MODES:
+            raise ValueError(f"opening must be one of {OPENING_MODES}, got {self.opening!r}")
+        if type(self.undo_allowed) is not bool:
+            raise ValueError(f"undo_allowed must be a bool, got {self.undo_allowed!r}")
+        if type(self.match_length) is not int or self.match_length not in MATCH_LENGTHS:
+            raise ValueError(f"match_length must be one of {MATCH_LENGTHS}, got {self.match_length!r}")
+        if self.doubling_cube is not False:
+            raise ValueError("the doubling cube variant is not supported (it is off by default)")
+
+
+TRADITIONAL = RuleSet(six_block="end_of_turn", undo_allowed=True, match_length=1)
+TOURNAMENT = RuleSet(six_block="every_step", undo_allowed=False, match_length=5)
+PRESETS: dict[str, RuleSet] = {"traditional": TRADITIONAL, "tournament": TOURNAMENT}
+
+
+def rule_set(name: str = "traditional", **overrides: object) -> RuleSet:
+    """Build a rule set from a preset name plus validated overrides.
+
+    >>> rule_set("tournament", match_length=7).six_block
+    'every_step'
+    """
+    try:
+        preset = PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown rule set {name!r}; choose one of {sorted(PRESETS)}") from None
+    known = {field.name for field in dataclasses.fields(RuleSet)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise ValueError(f"unknown rule-set option(s) {unknown}; known: {sorted(known)}")
+    return dataclasses.replace(preset, **overrides)  # type: ignore[arg-type]
