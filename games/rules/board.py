@@ -127,3 +127,23 @@ def validate_dice(dice: object) -> tuple[int, int]:
         if type(die) is not int or not 1 <= die <= 6:
             raise ValueError(f"each die must be an integer 1..6, got {die!r}")
     return (first, second)
+
+
+def board_from_points(white: dict[int, int], black: dict[int, int]) -> Board:
+    """A board from each side's checkers by ITS OWN point numbers, e.g. ``{24: 15}``.
+
+    Convenient for tests and tools; raises ValueError when the two sides share a point.
+    """
+    board = [0] * POINTS
+    for side, placement in ((WHITE, white), (BLACK, black)):
+        sign = sign_of(side)
+        for point, count in placement.items():
+            if count < 0:
+                raise ValueError("checker counts are positive")
+            if count == 0:
+                continue
+            index = own_point_to_index(side, point)
+            if board[index] * sign < 0:
+                raise ValueError(f"White and Black both on board index {index}")
+            board[index] += sign * count
+    return validate_board(board)
