@@ -1,0 +1,172 @@
+"""Invariants of the engine, checked on positions from random self-play and random valid boards."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.rules import (
+    START_BOARD,
+    Board,
+    RuleSet,
+    Side,
+    apply_step,
+    checkers_on_board,
+    has_illegal_block,
+    is_turn_complete,
+    legal_end_boards,
+    legal_next_steps,
+    legal_turns,
+    opponent_of,
+    own_point_to_index,
+    pip_count,
+    play_step,
+    start_turn,
+    winner_of,
+)
+from games.rules.sequences import Step, dice_list, head_limit_for, step_problem
+
+PROPERTY_SETTINGS = settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+dice_strategy = st.tuples(st.integers(1, 6), st.integers(1, 6))
+rules_strategy = st.builds(
+    RuleSet,
+    six_block=st.sampled_from(["end_of_turn", "every_step"]),
+    head_exception=st.sampled_from(["classic", "generalised"]),
+)
+
+
+@st.composite
+def self_play_positions(draw: st.DrawFn) -> tuple[Board, Side, bool, RuleSet]:
+    """A position reached from the start by the engine itself, with hypothesis-drawn dice."""
+    rules = draw(rules_strategy)
+    turns = draw(st.lists(st.tuples(dice_strategy, st.integers(0, 10_000)), max_size=90))
+    board: Board = START_BOARD
+    side: Side = "w"
+    played = {"w": 0, "b": 0}
+    for dice, choice in turns:
+        ends = sorted(legal_end_boards(board, side, dice, played[side] == 0, rules))
+        board = ends[choice % len(ends)]
+        played[side] += 1
+        if winner_of(board) is not None:
+            break
+        side = opponent_of(side)
+    if winner_of(board) is not None:
+        side = opponent_of(side)  # the loser still to move: its checkers remain
+    return board, side, played[side] == 0, rules
+
+
+@st.composite
+def random_boards(draw: st.DrawFn) -> tuple[Board, Side, bool, RuleSet]:
+    """Any board with at most 15 checkers a side and no shared point (often home-heavy)."""
+    board = [0] * 24
+    for side, sign in (("w", 1), ("b", -1)):
+        count = draw(st.sampled_from([15, 15, 15, 14, 10, 3, 1]))
+        top = draw(st.sampled_from([6, 8, 12, 24]))
+        points = draw(st.lists(st.integers(1, top), min_size=count, max_size=count))
+        for point in points:
+            index = own_point_to_index(side, point)  # type: ignore[arg-type]
+            if board[index] * sign >= 0:
+                board[index] += sign
+    return tuple(board), draw(st.sampled_from(["w", "b"])), draw(st.booleans()), draw(rules_strategy)
+
+
+positions = st.one_of(self_play_positions(), random_boards())
+
+
+@PROPERTY_SETTINGS
+@given(positions, dice_strategy)
+def test_checkers_conserved_and_never_on_an_opposing_checker(position, dice) -> None:
+    board, side, first_turn, rules = position
+    opponent = opponent_of(side)
+    turns = legal_turns(board, side, dice, first_turn, rules)
+    for end, sequences in turns.items():
+        for index in range(24):
+            if board[index] * (1 if opponent == "w" else -1) > 0:
+                assert end[index] == board[index]  # the opponent never moves, nothing is hit
+            else:
+                assert end[index] * (1 if side == "w" else -1) >= 0  # no opposing checker here
+        bear_offs = sum(1 for step in sequences[0] if step.destination == 0)
+        assert checkers_on_board(end, side) == checkers_on_board(board, side) - bear_offs
+        assert checkers_on_board(end, opponent) == checkers_on_board(board, opponent)
+
+
+@PROPERTY_SETTINGS
+@given(positions, dice_strategy)
+def test_fast_generator_matches_the_literal_enumerator(position, dice) -> None:
+    board, side, first_turn, rules = position
+    assert legal_end_boards(board, side, dice, first_turn, rules) == set(
+        legal_turns(board, side, dice, first_turn, rules)
+    )
+
+
+@PROPERTY_SETTINGS
+@given(positions, dice_strategy)
+def test_every_legal_turn_uses_the_maximum_number_of_dice(position, dice) -> None:
+    board, side, first_turn, rules = position
+    turns = legal_turns(board, side, dice, first_turn, rules)
+    lengths = {len(seq) for seqs in turns.values() for seq in seqs}
+    assert len(lengths) == 1
+    (played,) = lengths
+    all_dice = dice_list(dice)
+    for end, sequences in turns.items():
+        if rules.six_block == "end_of_turn" and played:
+            assert not has_illegal_block(end, side)
+        for sequence in sequences:
+            # Pips: an exact step moves ``die`` pips; bearing off moves at most ``die``.
+            moved = pip_count(board, side) - pip_count(end, side)
+            assert moved <= sum(step.die for step in sequence)
+            if not any(step.destination == 0 for step in sequence):
+                assert moved == sum(step.die for step in sequence)
+        if played == len(all_dice):
+            continue
+        # No legal turn may be extended by one more die ending in a legal position.
+        sequence = sequences[0]
+        left = list(all_dice)
+        for step in sequence:
+            left.remove(step.die)
+        heads = sum(1 for step in sequence if step.source == 24)
+        head_limit = head_limit_for(board, side, dice, first_turn, rules)
+        for die in set(left):
+            for source in range(1, 25):
+                step = Step(source, max(source - die, 0), die)
+                if step_problem(end, side, step, heads, head_limit, rules) is None:
+                    longer = apply_step(end, side, step)
+                    assert rules.six_block == "end_of_turn" and has_illegal_block(longer, side)
+    if played == 1 and dice[0] != dice[1]:
+        used = {seq[0].die for seqs in turns.values() for seq in seqs}
+        assert len(used) == 1
+
+
+@PROPERTY_SETTINGS
+@given(positions, dice_strategy, st.lists(st.integers(0, 1000), min_size=4, max_size=4))
+def test_legal_next_steps_always_lead_to_a_legal_end_board(position, dice, choices) -> None:
+    board, side, first_turn, rules = position
+    ends = legal_end_boards(board, side, dice, first_turn, rules)
+    state = start_turn(board, side, dice, first_turn, rules)
+    for choice in choices:
+        steps = legal_next_steps(state)
+        if not steps:
+            break
+        for step in steps:  # every highlighted step begins some complete legal turn
+            assert any(
+                seq[: len(state.steps) + 1] == state.steps + (step,)
+                for seqs in legal_turns(board, side, dice, first_turn, rules).values()
+                for seq in seqs
+            )
+        state = play_step(state, steps[choice % len(steps)])
+    assert legal_next_steps(state) == ()
+    assert is_turn_complete(state)
+    assert state.board in ends
+
+
+@PROPERTY_SETTINGS
+@given(positions, dice_strategy)
+def test_result_does_not_depend_on_the_order_of_the_dice(position, dice) -> None:
+    board, side, first_turn, rules = position
+    swapped = (dice[1], dice[0])
+    assert legal_end_boards(board, side, dice, first_turn, rules) == legal_end_boards(
+        board, side, swapped, first_turn, rules
+    )
