@@ -1,0 +1,34 @@
+# `make run` and `make test` are the only commands needed on a fresh machine (Python >= 3.11,
+# make, git). Both create .venv when missing, install the pinned dependencies, then go.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install manage lint clean-data
+
+$(STAMP): pyproject.toml constraints.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[test]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m config.launcher run
+
+test: $(STAMP)
+	$(PY) -m config.launcher test $(PYTEST_ARGS)
+
+# A manage.py command on `make run`'s data (works while `make run` is running too):
+#   make manage ARGS=createsuperuser
+manage: $(STAMP)
+	$(PY) -m config.launcher manage $(ARGS)
+
+lint: $(STAMP)
+	$(PY) -m ruff check . && $(PY) -m ruff format --check .
+
+# Deletes the kept development database and Redis data of `make run`.
+clean-data:
+	rm -rf .data

@@ -1,0 +1,9 @@
+from django import forms
+
+from accounts.models import User
+
+
+class PreferencesForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ["auto_roll"]

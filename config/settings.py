@@ -1,0 +1,284 @@
+"""Django settings, read from the environment in this one place.
+
+Development (the default) needs nothing set: `make run` / `make test` export DATABASE_URL and
+REDIS_URL for the embedded servers they start (config/embedded.py). Production is `DEBUG=0`, which
+requires SECRET_KEY and turns on the secure-cookie / proxy settings; see README "Production".
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    if value.lower() in {"1", "true", "yes", "on"}:
+        return True
+    if value.lower() in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), got {value!r}")
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+DEBUG = env_bool("DEBUG", True)
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG=0 (production). "
+            "Generate one with: python -c 'import secrets; print(secrets.token_urlsafe(64))'"
+        )
+    SECRET_KEY = "development-only-insecure-key-never-use-in-production-0123456789abcdef"
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "allauth",
+    "allauth.account",
+    "accounts",
+    "games",
+    "ratings",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- PostgreSQL -------------------------------------------------------------------------------
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+if not DATABASE_URL:
+    raise ImproperlyConfigured(
+        "DATABASE_URL is not set. Use `make run` / `make test` (they start an embedded "
+        "PostgreSQL), or set DATABASE_URL=postgres://user:password@host:5432/dbname."
+    )
+_database = dj_database_url.parse(DATABASE_URL)
+if _database["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...).")
+# Under ASGI every sync_to_async call may land on another thread; psycopg's pool hands out
+# ready connections instead of opening one per message. Pooling requires CONN_MAX_AGE = 0.
+_database["CONN_MAX_AGE"] = 0
+_database["OPTIONS"] = {
+    "pool": {
+        "min_size": int(os.environ.get("DATABASE_POOL_MIN", "2")),
+        "max_size": int(os.environ.get("DATABASE_POOL_MAX", "20")),
+        "timeout": 10,
+    }
+}
+_database["TEST"] = {"NAME": os.environ.get("DATABASE_TEST_NAME") or None}
+DATABASES = {"default": _database}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+ATOMIC_REQUESTS = False  # transactions belong to services (CONVENTIONS.md)
+
+# --- Redis: channel layer, cache (sessions, allauth rate limits), Celery -------------------------
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if not REDIS_URL:
+    raise ImproperlyConfigured(
+        "REDIS_URL is not set. Use `make run` / `make test` (they start an embedded Redis), "
+        "or set REDIS_URL=redis://host:6379/0 (or unix:///path/to/redis.sock?db=0)."
+    )
+# A prefix keeps several sites (or a test run) apart on one Redis server.
+REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "nardy")
+
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            "hosts": [REDIS_URL],
+            "prefix": f"{REDIS_PREFIX}:asgi",
+            "capacity": 1500,
+            "expiry": 30,
+        },
+    }
+}
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": f"{REDIS_PREFIX}:cache",
+    }
+}
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
+
+def celery_redis_url(url: str) -> str:
+    """Kombu spells a unix-socket Redis `redis+socket:///path`; redis-py spells it `unix://`."""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        return f"redis+socket://{parts.path}" + (f"?{parts.query}" if parts.query else "")
+    return url
+
+
+CELERY_BROKER_URL = celery_redis_url(REDIS_URL)
+CELERY_RESULT_BACKEND = celery_redis_url(REDIS_URL)
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", REDIS_PREFIX)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:celery:"}
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:celery:"}
+CELERY_RESULT_EXPIRES = 3600
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 4
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+# --- Accounts (django-allauth) ------------------------------------------------------------------
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_USERNAME_MIN_LENGTH = 3
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+ACCOUNT_RATE_LIMITS_ENABLED = env_bool("ACCOUNT_RATE_LIMITS_ENABLED", True)
+if not ACCOUNT_RATE_LIMITS_ENABLED:
+    ACCOUNT_RATE_LIMITS = False
+LOGIN_REDIRECT_URL = "home"
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+LOGIN_URL = "account_login"
+
+# --- Email -------------------------------------------------------------------------------------
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Long Nardy <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+if os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    raise ImproperlyConfigured("Production (DEBUG=0) needs EMAIL_HOST (and EMAIL_* for SMTP).")
+
+# --- Internationalisation ----------------------------------------------------------------------
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", _("English")),
+    ("ro", _("Romanian")),
+    ("ru", _("Russian")),
+    ("uk", _("Ukrainian")),
+    ("el", _("Greek")),
+    ("sr", _("Serbian")),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+# --- Static files (WhiteNoise serves them with DEBUG on or off) ----------------------------------
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+# Without collectstatic (development) WhiteNoise finds files through the finders.
+WHITENOISE_USE_FINDERS = True
+
+# --- Security (production) ---------------------------------------------------------------------
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# Daphne runs behind a TLS-terminating reverse proxy that sets X-Forwarded-Proto.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if not DEBUG else None
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# HSTS is opt-in: once a browser has seen it, the site cannot go back to plain HTTP for that long.
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS = []
+if SECURE_HSTS_SECONDS == 0:
+    # The operator has not opted in to HSTS (see README "Production"); that is a choice, not a slip.
+    SILENCED_SYSTEM_CHECKS.append("security.W004")
+elif not SECURE_HSTS_INCLUDE_SUBDOMAINS or not SECURE_HSTS_PRELOAD:
+    SILENCED_SYSTEM_CHECKS += ["security.W005", "security.W021"]
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
+
+# Test-only dice seam (games/dice.py): honoured only when DEBUG is on AND this is set; a
+# production process (DEBUG=0) refuses to start with it (see games/apps.py).
+NARDY_TEST_DICE = env_bool("NARDY_TEST_DICE", False)
+if NARDY_TEST_DICE and not DEBUG:
+    raise ImproperlyConfigured("NARDY_TEST_DICE cannot be switched on in production (DEBUG=0).")

@@ -1,0 +1,61 @@
+"""Production mode comes from the environment and refuses to run unsafely."""
+
+import os
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": "x7!Qm2#vR9pL4$wN8zK1@tY6&uB3^eH5*jC0(gD2)fS9_aZ7+iO4=lM1-qW8[xE6]",
+    "ALLOWED_HOSTS": "nardy.example.org",
+    "CSRF_TRUSTED_ORIGINS": "https://nardy.example.org",
+    "EMAIL_HOST": "smtp.example.org",
+}
+
+
+def manage(*arguments: str, **environment: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, **environment}
+    return subprocess.run(
+        [sys.executable, "manage.py", *arguments], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+
+
+def test_production_without_secret_key_refuses_to_start():
+    env = {name: value for name, value in os.environ.items() if name != "SECRET_KEY"}
+    env.update({name: value for name, value in PRODUCTION.items() if name != "SECRET_KEY"})
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_check_deploy_is_clean_in_production_mode():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_check_deploy_is_clean_with_hsts_opted_in():
+    result = manage(
+        "check", "--deploy", "--fail-level", "WARNING",
+        SECURE_HSTS_SECONDS="31536000", SECURE_HSTS_INCLUDE_SUBDOMAINS="1",
+        SECURE_HSTS_PRELOAD="1", **PRODUCTION,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_development_check_deploy_does_report_problems():
+    """The deploy check is real: development settings (DEBUG on, insecure key) fail it."""
+    result = manage("check", "--deploy", "--fail-level", "WARNING", DEBUG="1")
+    assert result.returncode != 0
+    assert "security.W018" in result.stderr + result.stdout  # DEBUG on in deployment
+
+
+def test_test_dice_seam_cannot_be_switched_on_in_production():
+    result = manage("check", NARDY_TEST_DICE="1", **PRODUCTION)
+    assert result.returncode != 0
+    assert "NARDY_TEST_DICE cannot be switched on in production" in result.stderr

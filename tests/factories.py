@@ -1,0 +1,22 @@
+"""Small factory functions for tests (plain functions, no factory library)."""
+
+from __future__ import annotations
+
+import itertools
+
+from allauth.account.models import EmailAddress
+
+PASSWORD = "correct-horse-battery-staple-42"
+_counter = itertools.count(1)
+
+
+def make_user(username: str | None = None, *, password: str = PASSWORD, verified: bool = True, **extra):
+    from accounts.models import User
+
+    number = next(_counter)
+    username = username or f"player{number}"
+    user = User.objects.create_user(
+        username=username, email=f"{username}@example.com", password=password, **extra
+    )
+    EmailAddress.objects.create(user=user, email=user.email, verified=verified, primary=True)
+    return user
