@@ -287,6 +287,20 @@ def legal_end_boards(
     return frozenset(boards)
 
 
+def head_limit(
+    board: Board, side: Side, dice: tuple[int, int], first_turn: bool, rules: RuleSet
+) -> int:
+    """How many checkers may leave the head in this turn (RULES.md item 4): 1 or 2."""
+    first_die, second_die = dice
+    if first_turn and first_die == second_die and first_die in FIRST_TURN_HEAD_DOUBLES:
+        return 2
+    if first_turn and rules.head_exception == "generalised":
+        _, played = _search(_Turn(board, side, dice, rules), dice, 1)
+        if played < (4 if first_die == second_die else 2):
+            return 2
+    return 1
+
+
 def end_boards_and_dice_played(
     board: Board, side: Side, dice: tuple[int, int], first_turn: bool, rules: RuleSet
 ) -> tuple[set[Board], int]:

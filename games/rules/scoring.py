@@ -54,7 +54,7 @@ class MatchScore:
             return 1 if self.resigned == 0 else 0
         for player in (0, 1):
             if self.points[player] >= self.length:
-                return player  # type: ignore[return-value]
+                return player
         return None
 
 

@@ -12,6 +12,7 @@ from games.rules import (
     Side,
     apply_step,
     checkers_on_board,
+    choose_turn,
     has_illegal_block,
     is_turn_complete,
     legal_end_boards,
@@ -170,3 +171,13 @@ def test_result_does_not_depend_on_the_order_of_the_dice(position, dice) -> None
     assert legal_end_boards(board, side, dice, first_turn, rules) == legal_end_boards(
         board, side, swapped, first_turn, rules
     )
+
+
+@PROPERTY_SETTINGS
+@given(positions, dice_strategy)
+def test_choose_turn_plays_a_complete_legal_turn(position, dice) -> None:
+    board, side, first_turn, rules = position
+    chosen = choose_turn(board, side, dice, first_turn, rules)
+    turns = legal_turns(board, side, dice, first_turn, rules)
+    assert any(chosen in sequences for sequences in turns.values())
+    assert chosen == choose_turn(board, side, dice, first_turn, rules)
