@@ -57,9 +57,10 @@ def run_bench(seed: int = 2026, games_per_mode: int = 20) -> str:
     total = (timer() - total_start) / 1e9
     median_us = statistics.median(durations) / 1000
     mean_us = statistics.fmean(durations) / 1000
-    doubles = [d for d, p in zip(durations, positions) if p.dice[0] == p.dice[1]]
+    doubles = [d for d, p in zip(durations, positions, strict=True) if p.dice[0] == p.dice[1]]
     return (
-        f"positions: {len(positions)} (seed {seed}, {games_per_mode} self-play games per block mode)\n"
+        f"positions: {len(positions)} "
+        f"(seed {seed}, {games_per_mode} self-play games per block mode)\n"
         f"positions per second: {len(positions) / total:,.0f}\n"
         f"median us per full legal-turn set: {median_us:.1f}\n"
         f"mean us per full legal-turn set: {mean_us:.1f}\n"

@@ -90,9 +90,7 @@ class _Turn:
         # Points a mover checker may stand on at some moment of the turn.
         reachable = set(sources)
         offsets = (
-            (first_die, 2 * first_die, 3 * first_die)
-            if is_double
-            else (first_die, second_die)
+            (first_die, 2 * first_die, 3 * first_die) if is_double else (first_die, second_die)
         )
         for point in sources:
             for offset in offsets:
@@ -219,7 +217,7 @@ def _search_double(turn: _Turn, die: int, head_limit: int) -> tuple[set[Board], 
     # frontier entries: (board, last source point, checkers taken from the head)
     frontier: list[tuple[Board, int, int]] = [(start, POINTS + 1, 0)]
     levels: list[list[tuple[Board, int, int]]] = [frontier]
-    for depth in range(1, 5):
+    for _depth in range(1, 5):
         following: list[tuple[Board, int, int]] = []
         seen: set[tuple[Board, int]] = set()
         for board, last, heads in frontier:
@@ -236,9 +234,7 @@ def _search_double(turn: _Turn, die: int, head_limit: int) -> tuple[set[Board], 
                 if target < 0:
                     if highest < 0:
                         highest = _highest(board, candidates)
-                    if highest > HOME_TOP_POINT or (
-                        target == _BEAR_OFF_OVER and point != highest
-                    ):
+                    if highest > HOME_TOP_POINT or (target == _BEAR_OFF_OVER and point != highest):
                         continue
                 else:
                     after[target] += sign
@@ -304,6 +300,7 @@ def head_limit(
 def end_boards_and_dice_played(
     board: Board, side: Side, dice: tuple[int, int], first_turn: bool, rules: RuleSet
 ) -> tuple[set[Board], int]:
+    board = tuple(board)  # accept lists too (tuple() of a tuple is free)
     turn = _Turn(board, side, dice, rules)
     first_die, second_die = dice
     if first_turn and first_die == second_die and first_die in FIRST_TURN_HEAD_DOUBLES:

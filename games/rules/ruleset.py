@@ -41,7 +41,9 @@ class RuleSet:
         if type(self.undo_allowed) is not bool:
             raise ValueError(f"undo_allowed must be a bool, got {self.undo_allowed!r}")
         if type(self.match_length) is not int or self.match_length not in MATCH_LENGTHS:
-            raise ValueError(f"match_length must be one of {MATCH_LENGTHS}, got {self.match_length!r}")
+            raise ValueError(
+                f"match_length must be one of {MATCH_LENGTHS}, got {self.match_length!r}"
+            )
         if self.doubling_cube is not False:
             raise ValueError("the doubling cube variant is not supported (it is off by default)")
 

@@ -74,15 +74,11 @@ def step_problem(
         if destination != BORNE_OFF:
             return f"a {die} from point {source} bears the checker off (destination 0)"
         # RULES.md item 6: every checker still on the board must be home.
-        highest = max(
-            (p for p in range(1, POINTS + 1) if board[table[p]] * sign > 0), default=0
-        )
+        highest = max((p for p in range(1, POINTS + 1) if board[table[p]] * sign > 0), default=0)
         if highest > HOME_TOP_POINT:
             return "bearing off starts only when all your checkers are in your home"
         if target < 0 and source != highest:
-            return (
-                f"a {die} bears off from point {source} only when no checker stands higher"
-            )
+            return f"a {die} bears off from point {source} only when no checker stands higher"
     if rules.six_block == "every_step" and has_illegal_block(apply_step(board, side, step), side):
         return "this step would build a six-point block with no opposing checker ahead of it"
     return None

@@ -80,7 +80,9 @@ def test_the_last_checker_comes_home_and_another_bears_off_in_the_same_turn() ->
     found = ends(board, "w", (2, 1))
     target = board_from_points({6: 1, 1: 13}, BLACK_AT_HOME)
     assert target in found
-    assert (Step(8, 6, 2), Step(1, 0, 1)) in legal_turns(board, "w", (2, 1), False, TRADITIONAL)[target]
+    assert (Step(8, 6, 2), Step(1, 0, 1)) in legal_turns(board, "w", (2, 1), False, TRADITIONAL)[
+        target
+    ]
 
 
 def test_a_larger_die_bears_off_from_the_highest_point_after_coming_home() -> None:
@@ -137,9 +139,7 @@ def test_a_temporary_block_is_allowed_only_with_end_of_turn() -> None:
     # 14-8 (the 6) closes 11..6 for a moment; 8-6 (the 2) opens it again. The other order
     # is impossible: 14-12 lands on Black's head.
     board = block_board({14: 1, 24: 4}, {24: 15})
-    through_block = board_from_points(
-        {11: 2, 10: 2, 9: 2, 7: 2, 6: 3, 24: 4}, {24: 15}
-    )
+    through_block = board_from_points({11: 2, 10: 2, 9: 2, 7: 2, 6: 3, 24: 4}, {24: 15})
     assert through_block in ends(board, "w", (6, 2), TRADITIONAL)
     assert through_block not in ends(board, "w", (6, 2), TOURNAMENT)
     assert Step(14, 8, 6) not in first_steps(board, "w", (6, 2), TOURNAMENT)

@@ -71,7 +71,12 @@ def random_boards(draw: st.DrawFn) -> tuple[Board, Side, bool, RuleSet]:
             index = own_point_to_index(side, point)  # type: ignore[arg-type]
             if board[index] * sign >= 0:
                 board[index] += sign
-    return tuple(board), draw(st.sampled_from(["w", "b"])), draw(st.booleans()), draw(rules_strategy)
+    return (
+        tuple(board),
+        draw(st.sampled_from(["w", "b"])),
+        draw(st.booleans()),
+        draw(rules_strategy),
+    )
 
 
 positions = st.one_of(self_play_positions(), random_boards())

@@ -12,8 +12,6 @@ from games.rules import (
     Side,
     Step,
     board_from_points,
-    borne_off,
-    has_illegal_block,
     legal_end_boards,
     legal_turns,
     own_counts,
@@ -34,7 +32,9 @@ def black_points(board: Board) -> dict[int, int]:
     return {point: counts[point] for point in range(1, 25) if counts[point]}
 
 
-def ends(board: Board, side: Side, dice: tuple[int, int], first_turn: bool = False, rules=TRADITIONAL):
+def ends(
+    board: Board, side: Side, dice: tuple[int, int], first_turn: bool = False, rules=TRADITIONAL
+):
     fast = legal_end_boards(board, side, dice, first_turn, rules)
     # Every case also checks the literal enumerator agrees with the fast generator.
     assert fast == set(legal_turns(board, side, dice, first_turn, rules))
@@ -134,9 +134,12 @@ def test_five_three_as_one_checker_through_a_free_intermediate_point() -> None:
     assert board[7] == -1
     found = ends(board, "w", (5, 3))
     assert any(white_points(end) == {24: 14, 5: 1} for end in found)
-    assert Step(13, 10, 3) in {seq[0] for seq in legal_turns(board, "w", (5, 3), False, TRADITIONAL)[
-        next(end for end in found if white_points(end) == {24: 14, 5: 1})
-    ]}
+    assert Step(13, 10, 3) in {
+        seq[0]
+        for seq in legal_turns(board, "w", (5, 3), False, TRADITIONAL)[
+            next(end for end in found if white_points(end) == {24: 14, 5: 1})
+        ]
+    }
 
 
 def test_five_three_refused_when_both_intermediate_points_are_blocked() -> None:

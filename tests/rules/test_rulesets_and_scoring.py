@@ -33,7 +33,11 @@ def test_presets() -> None:
 
 def test_rule_set_by_name_with_overrides() -> None:
     rules = rule_set("tournament", match_length=7, head_exception="generalised")
-    assert (rules.six_block, rules.match_length, rules.head_exception) == ("every_step", 7, "generalised")
+    assert (rules.six_block, rules.match_length, rules.head_exception) == (
+        "every_step",
+        7,
+        "generalised",
+    )
     assert rule_set() == TRADITIONAL
 
 
@@ -128,7 +132,10 @@ def test_choose_turn_is_legal_and_deterministic() -> None:
     for dice in [(6, 5), (3, 3), (2, 1)]:
         chosen = choose_turn(START_BOARD, "w", dice, True, TRADITIONAL)
         assert chosen == choose_turn(START_BOARD, "w", dice, True, TRADITIONAL)
-        assert any(chosen in seqs for seqs in legal_turns(START_BOARD, "w", dice, True, TRADITIONAL).values())
+        assert any(
+            chosen in seqs
+            for seqs in legal_turns(START_BOARD, "w", dice, True, TRADITIONAL).values()
+        )
 
 
 def test_choose_turn_passes_with_an_empty_sequence() -> None:
