@@ -118,7 +118,13 @@ class _Turn:
         self.tables = tables
         zone = block_zone_indices(board, side)
         if zone:
+            # Every point a checker may stand on at the END of the turn too: the candidates
+            # (sources of steps) plus the final landing points of a checker using all dice.
             reachable_indices = {index for _, index in self.candidates}
+            total = 4 * first_die if is_double else first_die + second_die
+            for point in sources:
+                if point - total >= 1 and free[point - total]:
+                    reachable_indices.add(table[point - total])
             run = 0
             possible = False
             for index in zone:

@@ -186,3 +186,15 @@ def test_blocks_are_checked_for_black_too() -> None:
     assert has_illegal_block(board, "b")
     white_past = board_from_points({24: 14, 17: 1}, {11: 2, 10: 2, 9: 2, 8: 2, 7: 2, 6: 2, 24: 3})
     assert not has_illegal_block(white_past, "b")
+
+
+@pytest.mark.parametrize("rules", [TRADITIONAL, TOURNAMENT])
+def test_a_block_completed_by_one_checker_playing_both_dice(rules) -> None:
+    # Found by auto-play: White holds its 18, 16, 15, 14, 13 (Black's 6, 4..1); 24-22-17 with
+    # 2-5 would close Black's whole home while every Black checker is behind it.
+    board = (-1, -1, -1, 1, -1, -3, -1, -1, -2, 1, 1, -4, 1, 1, 1, 1, 0, 2, 0, 1, 1, 0, 0, 4)
+    closing = (-1, -1, -1, 1, -1, -3, -1, -1, -2, 1, 1, -4, 1, 1, 1, 1, 1, 2, 0, 1, 1, 0, 0, 3)
+    assert has_illegal_block(closing, "w")
+    found = ends(board, "w", (2, 5), rules)
+    assert closing not in found
+    assert not any(has_illegal_block(end, "w") for end in found)

@@ -68,6 +68,9 @@ def test_cli_answers_each_line_in_order_and_survives_bad_lines() -> None:
     assert "error" in answers[0]
     expected = sorted(legal_end_boards(START_BOARD, "w", (6, 6), True, TRADITIONAL))
     assert answers[1] == {"results": [list(board) for board in expected]}
+    two_on_18 = [0] * 24
+    two_on_18[11], two_on_18[17], two_on_18[23] = -15, 2, 13
+    assert answers[1] == {"results": [two_on_18]}
     assert all("error" in answer for answer in answers[2:6])
     assert len(answers[6]["results"]) == 1
     assert "error" in answers[7]

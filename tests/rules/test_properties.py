@@ -61,22 +61,34 @@ def self_play_positions(draw: st.DrawFn) -> tuple[Board, Side, bool, RuleSet]:
 
 @st.composite
 def random_boards(draw: st.DrawFn) -> tuple[Board, Side, bool, RuleSet]:
-    """Any board with at most 15 checkers a side and no shared point (often home-heavy)."""
+    """Any board with at most 15 checkers a side and no shared point (often home-heavy, often
+    with the mover one or two checkers short of a six-point block)."""
     board = [0] * 24
+    mover: Side = draw(st.sampled_from(["w", "b"]))
+    opponent = opponent_of(mover)
+    remaining = {"w": draw(st.sampled_from([15, 15, 15, 14, 10, 3, 1])), "b": 15}
+    remaining[opponent] = draw(st.sampled_from([15, 15, 15, 14, 10, 3, 1]))
+    if draw(st.booleans()):
+        # A run along the opponent's path (opponent points q..q+k), with a gap or two.
+        start = draw(st.integers(1, 19))
+        length = draw(st.integers(4, 7))
+        for q in range(start, min(start + length, 25)):
+            if draw(st.integers(0, 4)) == 0:
+                continue
+            index = own_point_to_index(opponent, q)
+            sign = 1 if mover == "w" else -1
+            if remaining[mover] > 0:
+                board[index] += sign
+                remaining[mover] -= 1
     for side, sign in (("w", 1), ("b", -1)):
-        count = draw(st.sampled_from([15, 15, 15, 14, 10, 3, 1]))
+        count = remaining[side]
         top = draw(st.sampled_from([6, 8, 12, 24]))
         points = draw(st.lists(st.integers(1, top), min_size=count, max_size=count))
         for point in points:
             index = own_point_to_index(side, point)  # type: ignore[arg-type]
             if board[index] * sign >= 0:
                 board[index] += sign
-    return (
-        tuple(board),
-        draw(st.sampled_from(["w", "b"])),
-        draw(st.booleans()),
-        draw(rules_strategy),
-    )
+    return tuple(board), mover, draw(st.booleans()), draw(rules_strategy)
 
 
 positions = st.one_of(self_play_positions(), random_boards())

@@ -132,14 +132,10 @@ def test_five_three_as_one_checker_through_a_free_intermediate_point() -> None:
     # Black on White's 8 (the 5 first) but White's 10 free (the 3 first): 13-10-5 is fine.
     board = board_from_points({13: 1, 24: 14}, {20: 1, 24: 14})  # Black's 20 = White's 8
     assert board[7] == -1
-    found = ends(board, "w", (5, 3))
-    assert any(white_points(end) == {24: 14, 5: 1} for end in found)
-    assert Step(13, 10, 3) in {
-        seq[0]
-        for seq in legal_turns(board, "w", (5, 3), False, TRADITIONAL)[
-            next(end for end in found if white_points(end) == {24: 14, 5: 1})
-        ]
-    }
+    through = board_from_points({5: 1, 24: 14}, {20: 1, 24: 14})
+    assert through in ends(board, "w", (5, 3))
+    turns = legal_turns(board, "w", (5, 3), False, TRADITIONAL)
+    assert turns[through] == ((Step(13, 10, 3), Step(10, 5, 5)),)
 
 
 def test_five_three_refused_when_both_intermediate_points_are_blocked() -> None:
