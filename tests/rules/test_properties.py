@@ -11,6 +11,7 @@ from games.rules import (
     RuleSet,
     Side,
     apply_step,
+    board_from_points,
     checkers_on_board,
     choose_turn,
     has_illegal_block,
@@ -19,6 +20,7 @@ from games.rules import (
     legal_next_steps,
     legal_turns,
     opponent_of,
+    other_side_point,
     own_point_to_index,
     pip_count,
     play_step,
@@ -91,7 +93,45 @@ def random_boards(draw: st.DrawFn) -> tuple[Board, Side, bool, RuleSet]:
     return tuple(board), mover, draw(st.booleans()), draw(rules_strategy)
 
 
-positions = st.one_of(self_play_positions(), random_boards())
+@st.composite
+def near_block_positions(draw: st.DrawFn) -> tuple[Board, Side, bool, RuleSet]:
+    """The mover holds five points of a six-run along the opponent's path, with one gap, and
+    a runner some pips above the gap; every opposing checker is behind the run or past it."""
+    mover: Side = draw(st.sampled_from(["w", "b"]))
+    opponent = opponent_of(mover)
+    sign = 1 if mover == "w" else -1
+    board = [0] * 24
+    start = draw(st.integers(1, 17))  # the run covers opponent points start..start+5
+    gap = draw(st.integers(0, 5))
+    run_own = [other_side_point(q) for q in range(start, start + 6)]
+    placed = 0
+    for offset, point in enumerate(run_own):
+        if offset != gap:
+            board[own_point_to_index(mover, point)] = sign * 2
+            placed += 2
+    gap_point = run_own[gap]
+    distance = draw(st.integers(1, 12))
+    runner = gap_point + distance
+    if runner <= 24 and board[own_point_to_index(mover, runner)] == 0:
+        board[own_point_to_index(mover, runner)] = sign
+        placed += 1
+    head = own_point_to_index(mover, 24)
+    if board[head] * sign >= 0:
+        board[head] += sign * (15 - placed)
+    # Opponent: all behind the run (higher opponent points), or one checker past it.
+    behind = [q for q in range(start + 6, 25) if board[own_point_to_index(opponent, q)] == 0]
+    past = [q for q in range(1, start) if board[own_point_to_index(opponent, q)] == 0]
+    opponent_points = behind[-3:] if behind else []
+    if past and draw(st.booleans()):
+        opponent_points.append(draw(st.sampled_from(past)))
+    for number, q in enumerate(opponent_points):
+        board[own_point_to_index(opponent, q)] = -sign * (
+            15 - len(opponent_points) + 1 if number == 0 else 1
+        )
+    return tuple(board), mover, False, draw(rules_strategy)
+
+
+positions = st.one_of(self_play_positions(), random_boards(), near_block_positions())
 
 
 @PROPERTY_SETTINGS
@@ -198,3 +238,28 @@ def test_choose_turn_plays_a_complete_legal_turn(position, dice) -> None:
     turns = legal_turns(board, side, dice, first_turn, rules)
     assert any(chosen in sequences for sequences in turns.values())
     assert chosen == choose_turn(board, side, dice, first_turn, rules)
+
+
+def test_near_block_sweep_fast_matches_literal() -> None:
+    """Deterministic sweep: five points of a six-run, every gap, a runner at every distance
+    above the gap, every roll, both block modes (catches pre-check shortcuts in fastgen)."""
+    from games.rules import TOURNAMENT, TRADITIONAL
+
+    start = 2  # White holds Black's points 2..7 (White's 14..19) but one
+    for gap in range(6):
+        run_white = [other_side_point(q) for q in range(start, start + 6)]
+        for distance in range(2, 13):
+            white = {p: 2 for offset, p in enumerate(run_white) if offset != gap}
+            runner = run_white[gap] + distance
+            if runner > 24 or runner in white:
+                continue
+            white[runner] = 1
+            white[24] = white.get(24, 0) + 15 - sum(white.values())
+            board = board_from_points(white, {24: 13, 23: 2})  # all behind the run
+            for first in range(1, 7):
+                for second in range(first, 7):
+                    for rules in (TRADITIONAL, TOURNAMENT):
+                        dice = (first, second)
+                        assert legal_end_boards(board, "w", dice, False, rules) == set(
+                            legal_turns(board, "w", dice, False, rules)
+                        ), (board, dice, rules.six_block)
