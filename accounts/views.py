@@ -10,8 +10,17 @@ from accounts.models import User
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
+    from django.core.paginator import Paginator
+
+    from games.selectors import player_matches
+    from ratings.models import Rating
+
     player = get_object_or_404(User, username=username, is_active=True)
-    return render(request, "accounts/profile.html", {"player": player})
+    rating = Rating.objects.filter(user=player).first()
+    page = Paginator(player_matches(player), 30).get_page(request.GET.get("page"))
+    return render(
+        request, "accounts/profile.html", {"player": player, "rating": rating, "page": page}
+    )
 
 
 @login_required

@@ -11,4 +11,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("accounts.urls")),
+    path("", include("games.urls")),
+    path("", include("ratings.urls")),
 ]

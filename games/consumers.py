@@ -1,0 +1,201 @@
+"""Match and lobby sockets: authenticate, parse, call a service, answer the sender, relay events.
+
+No rules and no ORM here (CONVENTIONS.md): services do the writes, selectors the reads, both
+through `database_sync_to_async` (which closes stale connections around every call).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.utils.translation import gettext as _
+
+from accounts.consumers import SiteSocket
+from games import presence, selectors, services
+from games.events import LOBBY_GROUP, match_group
+from games.protocol import Command, ProtocolError, parse_command
+
+CLOSE_NOT_FOUND = 4404
+LOBBY_DEBOUNCE_SECONDS = 0.5
+
+
+class MatchSocket(SiteSocket):
+    """`/ws/matches/<id>/`: players play, everyone watches (docs/protocol.md)."""
+
+    match_id: int
+    seat: int | None = None
+    version: int = -1
+    opened: bool = False
+
+    async def on_open(self) -> None:
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        # Join first, then read: an event committed in between arrives after the snapshot and is
+        # dropped by version, so nothing is missed and nothing is applied twice.
+        await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        snapshot = await database_sync_to_async(selectors.match_snapshot)(self.match_id)
+        if snapshot is None:
+            await self.send_error("not_found", _("There is no such match."))
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.opened = True
+        user = self.scope.get("user")
+        username = user.username if user is not None and user.is_authenticated else None
+        self.seat = next(
+            (
+                player["seat"]
+                for player in snapshot[1]["match"]["players"]
+                if player["username"] == username
+            ),
+            None,
+        )
+        await presence.presence_join(self.match_id, self.channel_name, self.seat)
+        self._refresher = asyncio.create_task(self._refresh_presence())
+        await self._send_snapshot(snapshot)
+        await self._broadcast_presence()
+
+    async def on_close(self) -> None:
+        if not self.opened:
+            return
+        self._refresher.cancel()
+        await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
+        await presence.presence_leave(self.match_id, self.channel_name)
+        await self._broadcast_presence()
+
+    async def _refresh_presence(self) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
+                await asyncio.sleep(presence.REFRESH_SECONDS)
+                await presence.presence_join(self.match_id, self.channel_name, self.seat)
+
+    async def _send_snapshot(self, snapshot=None) -> None:
+        if snapshot is None:
+            snapshot = await database_sync_to_async(selectors.match_snapshot)(self.match_id)
+        version, state = snapshot
+        players, spectators = await presence.presence_of(self.match_id)
+        state["presence"], state["spectators"] = players, spectators
+        side = None
+        if self.seat is not None:
+            side = next(p["side"] for p in state["match"]["players"] if p["seat"] == self.seat)
+        user = self.scope.get("user")
+        self.version = version
+        await self.send_json(
+            {
+                "type": "snapshot",
+                "version": version,
+                "you": {
+                    "user": user.username if user is not None and user.is_authenticated else None,
+                    "seat": self.seat,
+                    "side": side,
+                },
+                "state": state,
+            }
+        )
+
+    async def _broadcast_presence(self) -> None:
+        players, spectators = await presence.presence_of(self.match_id)
+        await self.channel_layer.group_send(
+            match_group(self.match_id),
+            {"type": "match.presence", "presence": players, "spectators": spectators},
+        )
+
+    # --- Commands ---------------------------------------------------------------------------------
+
+    async def handle(self, message: dict[str, Any]) -> None:
+        if not self.opened:
+            return
+        try:
+            command = parse_command(message)
+        except ProtocolError as error:
+            await self.send_error(error.code, str(error), reply_to=message)
+            return
+        if command.type == "ping":
+            await self.send_json({"type": "pong", "id": command.id})
+            return
+        if command.type == "snapshot":
+            await self._send_snapshot()
+            return
+        user = self.scope.get("user")
+        if self.seat is None or user is None or not user.is_authenticated:
+            await self.send_error(
+                "not_a_player", _("Only the two players can do that; you are watching."),
+                reply_to=message,
+            )  # fmt: skip
+            return
+        try:
+            match = await database_sync_to_async(self._run)(command, user)
+        except services.CommandError as error:
+            await self.send_error(error.code, error.message, reply_to=message)
+            return
+        await self.send_json({"type": "ack", "id": command.id, "version": match.version})
+
+    def _run(self, command: Command, user):
+        arguments = {"user": user, "match_id": self.match_id}
+        if command.type == "roll":
+            return services.game_roll(**arguments, version=command.version)
+        if command.type == "step":
+            return services.game_step_play(**arguments, version=command.version, step=command.step)
+        if command.type == "undo":
+            return services.game_turn_undo(**arguments, version=command.version)
+        if command.type in ("resign", "leave"):
+            return services.match_resign(**arguments, left_table=command.type == "leave")
+        if command.type == "rematch":
+            return services.match_rematch_offer(**arguments)
+        return services.match_rematch_decline(**arguments)
+
+    # --- Group events -----------------------------------------------------------------------------
+
+    async def match_events(self, message: dict[str, Any]) -> None:
+        for event in message["events"]:
+            if event["version"] <= self.version:
+                continue  # already in the snapshot this socket sent
+            if event["version"] != self.version + 1:
+                # A gap (should not happen within one publisher): send a fresh snapshot instead.
+                await self._send_snapshot()
+                return
+            self.version = event["version"]
+            await self.send_json(event)
+
+    async def match_presence(self, message: dict[str, Any]) -> None:
+        await self.send_json(
+            {"type": "presence", "presence": message["presence"], "spectators": message["spectators"]}
+        )
+
+
+class LobbySocket(SiteSocket):
+    """`/ws/lobby/`: open challenges and live matches for the Play and Watch pages."""
+
+    _pending: asyncio.Task | None = None
+
+    async def on_open(self) -> None:
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self._send_lobby()
+
+    async def on_close(self) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        if self._pending is not None:
+            self._pending.cancel()
+
+    async def _send_lobby(self) -> None:
+        state = await database_sync_to_async(selectors.lobby_state)()
+        counts = await presence.spectator_counts([match["id"] for match in state["live"]])
+        for match in state["live"]:
+            match["spectators"] = counts.get(match["id"], 0)
+        await self.send_json(state)
+
+    async def lobby_changed(self, message: dict[str, Any]) -> None:
+        # Many changes in a burst (games ending under load) make one refresh.
+        if self._pending is None or self._pending.done():
+            self._pending = asyncio.create_task(self._refresh_later())
+
+    async def _refresh_later(self) -> None:
+        await asyncio.sleep(LOBBY_DEBOUNCE_SECONDS)
+        await self._send_lobby()
+
+    async def handle(self, message: dict[str, Any]) -> None:
+        if message["type"] == "ping":
+            await self.send_json({"type": "pong", "id": message.get("id")})
+        else:
+            await super().handle(message)

@@ -1,0 +1,78 @@
+"""Versioned match events, published to the channel layer after commit (Zulip's
+send_event_on_commit). Services record events while they hold the match lock; nothing leaves the
+process unless the transaction commits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.utils import timezone
+
+from games.protocol import MoveState, match_state, move_of_turn
+
+LOBBY_GROUP = "lobby"
+
+
+def match_group(match_id: int) -> str:
+    return f"match.{match_id}"
+
+
+@dataclass
+class MatchContext:
+    """A locked match, its current game and that game's move log, plus the events recorded."""
+
+    match: Any
+    game: Any | None
+    moves: list[MoveState]
+    usernames: dict[int, str]
+    ratings: dict[int, int]
+    events: list[dict[str, Any]] = field(default_factory=list)
+    lobby_changed: bool = False
+
+    def record(self, kind: str, detail: dict[str, Any]) -> None:
+        """Bump the version and keep the event with the state as it is now."""
+        self.match.version += 1
+        self.events.append(
+            {
+                "type": "event",
+                "version": self.match.version,
+                "kind": kind,
+                "detail": detail,
+                "state": match_state(
+                    self.match,
+                    self.game,
+                    list(self.moves),
+                    usernames=self.usernames,
+                    ratings=self.ratings,
+                    now=timezone.now(),
+                ),
+            }
+        )
+
+    def log_turn(self, turn) -> None:
+        self.moves.append(move_of_turn(turn))
+
+    def publish_on_commit(self) -> None:
+        events = list(self.events)
+        match_id = self.match.pk
+        lobby = self.lobby_changed
+        if events or lobby:
+            transaction.on_commit(lambda: publish(match_id, events, lobby=lobby))
+
+
+def publish(match_id: int, events: list[dict[str, Any]], *, lobby: bool = False) -> None:
+    """Send committed events to everyone watching the match (and tell the lobby)."""
+    layer = get_channel_layer()
+
+    async def send_all() -> None:
+        if events:
+            await layer.group_send(match_group(match_id), {"type": "match.events", "events": events})
+        if lobby:
+            await layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+
+    async_to_sync(send_all)()

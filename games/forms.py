@@ -1,0 +1,53 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.models import (
+    MATCH_LENGTHS,
+    RESERVE_SECONDS_CHOICES,
+    TURN_SECONDS_CHOICES,
+    HeadException,
+    Opening,
+    RuleSetName,
+)
+
+
+class MatchCreateForm(forms.Form):
+    rule_set_name = forms.ChoiceField(
+        label=_("Rule set"), choices=RuleSetName.choices, initial=RuleSetName.TRADITIONAL
+    )
+    length = forms.TypedChoiceField(
+        label=_("Match length"),
+        coerce=int,
+        choices=[(length, _("%(points)d point(s)") % {"points": length}) for length in MATCH_LENGTHS],
+        required=False,
+        empty_value=None,
+        help_text=_("Empty: the rule set's usual length (Traditional 1, Tournament 5)."),
+    )
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Time per turn"),
+        coerce=int,
+        choices=[(0, _("untimed (casual only)"))]
+        + [(seconds, _("%(seconds)d seconds") % {"seconds": seconds}) for seconds in TURN_SECONDS_CHOICES],
+        initial=60,
+    )
+    reserve_seconds = forms.TypedChoiceField(
+        label=_("Reserve bank"),
+        coerce=int,
+        choices=[(0, _("none"))]
+        + [(seconds, _("%(minutes)d min") % {"minutes": seconds // 60}) for seconds in RESERVE_SECONDS_CHOICES[1:]],
+        initial=0,
+    )
+    rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    private = forms.BooleanField(
+        label=_("Private invite link (only someone with the link can accept)"), required=False
+    )
+    head_exception = forms.ChoiceField(
+        label=_("Head exception"), choices=HeadException.choices, initial=HeadException.CLASSIC
+    )
+    opening = forms.ChoiceField(label=_("Opening roll"), choices=Opening.choices, initial=Opening.REROLL)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("rated") and not cleaned.get("turn_seconds"):
+            self.add_error("turn_seconds", _("Untimed play is for casual matches only."))
+        return cleaned

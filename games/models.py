@@ -1,0 +1,307 @@
+"""Matches, their games and the append-only move log. PostgreSQL is the single source of truth.
+
+Every command locks the Match row (`select_for_update`) before touching the match or its current
+game: that row lock is our one-actor-per-game (lila's RoundAsyncActor). `Match.version` is bumped
+by every change and carried by every socket event (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from games.rules import RuleSet, rule_set
+
+
+class RuleSetName(models.TextChoices):
+    TRADITIONAL = "traditional", _("Traditional")
+    TOURNAMENT = "tournament", _("Tournament")
+
+
+class SixBlock(models.TextChoices):
+    END_OF_TURN = "end_of_turn", _("checked at the end of the turn")
+    EVERY_STEP = "every_step", _("checked at every step")
+
+
+class HeadException(models.TextChoices):
+    CLASSIC = "classic", _("classic (6-6, 4-4, 3-3 on the first turn)")
+    GENERALISED = "generalised", _("generalised (also when one head checker is blocked)")
+
+
+class Opening(models.TextChoices):
+    REROLL = "reroll", _("the starter rolls again")
+    PLAY_ROLL = "play_roll", _("the starter plays the opening roll")
+
+
+class MatchStatus(models.TextChoices):
+    OPEN = "open", _("waiting for an opponent")
+    ACTIVE = "active", _("in play")
+    FINISHED = "finished", _("finished")
+    CANCELLED = "cancelled", _("cancelled")
+    ABORTED = "aborted", _("aborted")
+
+
+class EndReason(models.TextChoices):
+    FINISHED = "finished", _("played to the end")
+    RESIGNED = "resigned", _("resigned")
+    LEFT = "left", _("left the table")
+    TIMEOUTS = "timeouts", _("three timeouts")
+    ABORTED = "aborted", _("aborted")
+
+
+class GameResult(models.TextChoices):
+    OIN = "oin", _("oin (1 point)")
+    MARS = "mars", _("mars (2 points)")
+
+
+class Phase(models.TextChoices):
+    ROLL = "roll", _("to roll")
+    MOVE = "move", _("to move")
+    OVER = "over", _("over")
+
+
+MATCH_LENGTHS = (1, 3, 5, 7)
+TURN_SECONDS_CHOICES = (30, 60, 90, 120)
+RESERVE_SECONDS_CHOICES = (0, 60, 120, 300)
+SIDES = ("w", "b")
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Match(models.Model):
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches",
+        verbose_name=_("creator (seat 0)"),
+    )  # fmt: skip
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="joined_matches",
+        null=True, blank=True, verbose_name=_("opponent (seat 1)"),
+    )  # fmt: skip
+    private = models.BooleanField(_("private invite"), default=False)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+
+    rule_set_name = models.CharField(
+        _("rule set"), max_length=16, choices=RuleSetName.choices, default=RuleSetName.TRADITIONAL
+    )
+    six_block = models.CharField(max_length=16, choices=SixBlock.choices)
+    head_exception = models.CharField(max_length=16, choices=HeadException.choices)
+    opening = models.CharField(max_length=16, choices=Opening.choices)
+    undo_allowed = models.BooleanField()
+    length = models.PositiveSmallIntegerField(_("match length"), default=1)
+    turn_seconds = models.PositiveSmallIntegerField(_("seconds per turn"), null=True, blank=True)
+    reserve_seconds = models.PositiveSmallIntegerField(_("reserve seconds"), default=0)
+    rated = models.BooleanField(_("rated"), default=True)
+
+    status = models.CharField(
+        max_length=16, choices=MatchStatus.choices, default=MatchStatus.OPEN, db_index=True
+    )
+    score_creator = models.PositiveSmallIntegerField(default=0)
+    score_opponent = models.PositiveSmallIntegerField(default=0)
+    timeouts_creator = models.PositiveSmallIntegerField(default=0)
+    timeouts_opponent = models.PositiveSmallIntegerField(default=0)
+    reserve_ms_creator = models.PositiveIntegerField(default=0)
+    reserve_ms_opponent = models.PositiveIntegerField(default=0)
+    winner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="won_matches",
+        null=True, blank=True,
+    )  # fmt: skip
+    end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
+    rematch_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    rematch_declined = models.BooleanField(default=False)
+    rematch = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
+    )
+    version = models.PositiveIntegerField(default=0)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    last_activity_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=MatchStatus.values), name="match_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(end_reason__in=[*EndReason.values, ""]), name="match_end_reason_valid"
+            ),
+            models.CheckConstraint(condition=Q(length__in=MATCH_LENGTHS), name="match_length_valid"),
+            models.CheckConstraint(
+                condition=Q(turn_seconds__isnull=True) | Q(turn_seconds__in=TURN_SECONDS_CHOICES),
+                name="match_turn_seconds_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(reserve_seconds__in=RESERVE_SECONDS_CHOICES),
+                name="match_reserve_seconds_valid",
+            ),
+            # Untimed play only for casual matches (issue: timed play).
+            models.CheckConstraint(
+                condition=Q(rated=False) | Q(turn_seconds__isnull=False),
+                name="match_rated_is_timed",
+            ),
+            # Nobody plays against themselves: one seat per player per match.
+            models.CheckConstraint(
+                condition=Q(opponent__isnull=True) | ~Q(opponent=F("creator")),
+                name="match_two_distinct_players",
+            ),
+            # An open or active match has no winner; a finished one has a reason.
+            models.CheckConstraint(
+                condition=~Q(status__in=["open", "active"]) | Q(winner__isnull=True, end_reason=""),
+                name="match_no_result_while_playing",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="open") | Q(status="cancelled") | Q(opponent__isnull=False),
+                name="match_started_has_opponent",
+            ),
+            # At most one open public challenge per player (no lobby spam).
+            models.UniqueConstraint(
+                fields=["creator"],
+                condition=Q(status="open", private=False),
+                name="match_one_open_challenge_per_player",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "-created_at"], name="match_status_created")]
+
+    def __str__(self) -> str:
+        opponent = self.opponent.username if self.opponent_id else "…"
+        return f"#{self.pk} {self.creator.username} – {opponent} ({self.get_status_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("match", kwargs={"match_id": self.pk})
+
+    @property
+    def rules(self) -> RuleSet:
+        return rule_set(
+            self.rule_set_name,
+            six_block=self.six_block,
+            head_exception=self.head_exception,
+            opening=self.opening,
+            undo_allowed=self.undo_allowed,
+            match_length=self.length,
+        )
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        if user_id is None:
+            return None
+        if user_id == self.creator_id:
+            return 0
+        if user_id == self.opponent_id:
+            return 1
+        return None
+
+    def player_id(self, seat: int) -> int | None:
+        return self.creator_id if seat == 0 else self.opponent_id
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return (self.score_creator, self.score_opponent)
+
+    @property
+    def is_live(self) -> bool:
+        return self.status == MatchStatus.ACTIVE
+
+
+class Game(models.Model):
+    """One game of a match, with its live state while it is played."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    white_seat = models.PositiveSmallIntegerField(help_text=_("seat (0 creator, 1 opponent) playing White"))
+    # The one-die opening roll of game 1 (RULES.md "Who starts"); later games are started by the
+    # previous winner without one, so these stay empty there.
+    opening_white = models.PositiveSmallIntegerField(null=True, blank=True)
+    opening_black = models.PositiveSmallIntegerField(null=True, blank=True)
+    opening_ties = models.JSONField(default=list, blank=True)
+
+    start_board = ArrayField(models.SmallIntegerField(), size=24)
+    board = ArrayField(models.SmallIntegerField(), size=24, help_text=_("the board now"))
+    turn_board = ArrayField(
+        models.SmallIntegerField(), size=24, help_text=_("the board when this turn started")
+    )
+    turn = models.CharField(max_length=1, choices=[("w", _("White")), ("b", _("Black"))])
+    phase = models.CharField(max_length=8, choices=Phase.choices, default=Phase.ROLL)
+    dice = ArrayField(models.PositiveSmallIntegerField(), size=2, null=True, blank=True)
+    steps = models.JSONField(default=list, blank=True, help_text=_("steps played this turn"))
+    turn_number = models.PositiveIntegerField(default=1)
+    white_has_moved = models.BooleanField(default=False)
+    black_has_moved = models.BooleanField(default=False)
+    turn_started_at = models.DateTimeField()
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    result = models.CharField(max_length=4, choices=GameResult.choices, blank=True)
+    winner_side = models.CharField(max_length=1, blank=True)
+    points = models.PositiveSmallIntegerField(default=0)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_number_unique"),
+            models.CheckConstraint(condition=Q(turn__in=SIDES), name="game_turn_valid"),
+            models.CheckConstraint(condition=Q(phase__in=Phase.values), name="game_phase_valid"),
+            models.CheckConstraint(condition=Q(white_seat__in=(0, 1)), name="game_white_seat_valid"),
+            models.CheckConstraint(
+                condition=Q(result__in=[*GameResult.values, ""]), name="game_result_valid"
+            ),
+            models.CheckConstraint(condition=Q(points__in=(0, 1, 2)), name="game_points_valid"),
+            models.CheckConstraint(
+                condition=Q(opening_white__isnull=True) | ~Q(opening_white=F("opening_black")),
+                name="game_opening_not_tied",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"match #{self.match_id} game {self.number}"
+
+    def seat_of_side(self, side: str) -> int:
+        return self.white_seat if side == "w" else 1 - self.white_seat
+
+    def side_of_seat(self, seat: int) -> str:
+        return "w" if seat == self.white_seat else "b"
+
+    def has_moved(self, side: str) -> bool:
+        return self.white_has_moved if side == "w" else self.black_has_moved
+
+
+class Turn(models.Model):
+    """The append-only move log: one row per completed turn (a pass has no steps)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()
+    side = models.CharField(max_length=1)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="turns"
+    )
+    dice = ArrayField(models.PositiveSmallIntegerField(), size=2)
+    steps = models.JSONField(default=list, blank=True)
+    board_after = ArrayField(models.SmallIntegerField(), size=24)
+    by_server = models.BooleanField(default=False)
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("turn")
+        verbose_name_plural = _("turns")
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="turn_number_unique"),
+            models.CheckConstraint(condition=Q(side__in=SIDES), name="turn_side_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} turn {self.number} ({self.side})"

@@ -1,0 +1,253 @@
+"""The match socket's wire format (docs/protocol.md): command parsing and state serialisation.
+
+The engine knows nothing of JSON; this module turns its values into the documented messages and
+turns client frames into typed commands, refusing anything malformed with a `ProtocolError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal, TypedDict
+
+from games.rules import (
+    Step,
+    TurnState,
+    borne_off,
+    is_turn_complete,
+    legal_next_steps,
+    pip_count,
+    remaining_dice,
+)
+
+COMMAND_TYPES = frozenset(
+    {"roll", "step", "undo", "resign", "leave", "rematch", "rematch_decline", "snapshot", "ping"}
+)
+VERSIONED_COMMANDS = frozenset({"roll", "step", "undo"})
+MAX_ID_LENGTH = 64
+
+WireStep = list[int]
+
+
+class ProtocolError(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Command:
+    type: str
+    id: str | int | None = None
+    version: int | None = None
+    step: Step | None = None
+
+
+def parse_command(message: dict[str, Any]) -> Command:
+    """A typed command from a decoded JSON object, or ProtocolError naming what is wrong."""
+    kind = message.get("type")
+    if kind not in COMMAND_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
+    command_id = message.get("id")
+    if command_id is not None and not (
+        (isinstance(command_id, str) and len(command_id) <= MAX_ID_LENGTH)
+        or (type(command_id) is int)
+    ):
+        raise ProtocolError("bad_field", "id must be a string of at most 64 characters or an int")
+    version = message.get("version")
+    if kind in VERSIONED_COMMANDS and (type(version) is not int or version < 0):
+        raise ProtocolError("bad_field", "version must be a non-negative integer")
+    step = step_from_wire(message.get("step")) if kind == "step" else None
+    return Command(
+        type=kind, id=command_id, version=version if kind in VERSIONED_COMMANDS else None, step=step
+    )
+
+
+def step_from_wire(value: object) -> Step:
+    if (
+        not isinstance(value, list)
+        or len(value) != 3
+        or any(type(number) is not int for number in value)
+    ):
+        raise ProtocolError("bad_field", "step must be [source, destination, die] (integers)")
+    source, destination, die = value
+    if not (1 <= source <= 24 and 0 <= destination <= 24 and 1 <= die <= 6):
+        raise ProtocolError("bad_field", "step out of range: source 1–24, destination 0–24, die 1–6")
+    return Step(source, destination, die)
+
+
+def step_to_wire(step: Step) -> WireStep:
+    return [step.source, step.destination, step.die]
+
+
+def steps_from_json(stored: list[list[int]]) -> tuple[Step, ...]:
+    return tuple(Step(*step) for step in stored)
+
+
+# --- State ---------------------------------------------------------------------------------------
+
+
+class PlayerState(TypedDict):
+    seat: int
+    username: str
+    rating: int
+    score: int
+    side: str | None
+    timeouts: int
+
+
+class MoveState(TypedDict):
+    number: int
+    side: str
+    dice: list[int]
+    steps: list[WireStep]
+    by_server: bool
+
+
+Phase = Literal["roll", "move", "over"]
+
+
+def rules_state(match) -> dict[str, Any]:
+    return {
+        "name": match.rule_set_name,
+        "six_block": match.six_block,
+        "head_exception": match.head_exception,
+        "opening": match.opening,
+        "undo_allowed": match.undo_allowed,
+    }
+
+
+def turn_state_of(match, game) -> TurnState | None:
+    """The engine's view of the turn in progress (None until the dice are rolled)."""
+    if game is None or game.phase != "move" or not game.dice:
+        return None
+    return TurnState(
+        start_board=tuple(game.turn_board),
+        side=game.turn,
+        dice=(game.dice[0], game.dice[1]),
+        first_turn=not game.has_moved(game.turn),
+        rules=match.rules,
+        steps=steps_from_json(game.steps),
+        board=tuple(game.board),
+    )
+
+
+def clock_state(match, game, now: datetime) -> dict[str, Any]:
+    """Times in ms measured now by the server; the page counts down and never decides."""
+    reserve = {
+        "w": None,
+        "b": None,
+    }
+    if game is not None:
+        for side in ("w", "b"):
+            seat = game.seat_of_side(side)
+            reserve[side] = match.reserve_ms_creator if seat == 0 else match.reserve_ms_opponent
+    running = match.status == "active" and game is not None and game.phase != "over"
+    turn_ms_left = None
+    if match.turn_seconds and game is not None and running:
+        elapsed_ms = (now - game.turn_started_at).total_seconds() * 1000
+        turn_ms_left = max(0, int(match.turn_seconds * 1000 - elapsed_ms))
+        overrun_ms = max(0, int(elapsed_ms - match.turn_seconds * 1000))
+        mover_reserve = reserve[game.turn] or 0
+        reserve = {**reserve, game.turn: max(0, mover_reserve - overrun_ms)}
+    return {"turn_ms_left": turn_ms_left, "reserve_ms": reserve, "running": running}
+
+
+def game_state(match, game, now: datetime) -> dict[str, Any] | None:
+    if game is None:
+        return None
+    board = tuple(game.board)
+    turn = turn_state_of(match, game)
+    legal: list[WireStep] = []
+    dice_left: list[int] = []
+    if turn is not None:
+        legal = [step_to_wire(step) for step in legal_next_steps(turn)]
+        dice_left = list(remaining_dice(turn))
+    return {
+        "number": game.number,
+        "phase": game.phase,
+        "turn": game.turn,
+        "turn_number": game.turn_number,
+        "board": list(board),
+        "dice": list(game.dice) if game.dice else None,
+        "dice_left": dice_left,
+        "steps": game.steps,
+        "legal_steps": legal,
+        "can_undo": bool(
+            match.undo_allowed and turn is not None and game.steps and not is_turn_complete(turn)
+        ),
+        "opening": {
+            "white": game.opening_white,
+            "black": game.opening_black,
+            "ties": game.opening_ties,
+        }
+        if game.opening_white is not None
+        else None,
+        "borne_off": {"w": borne_off(board, "w"), "b": borne_off(board, "b")},
+        "pips": {"w": pip_count(board, "w"), "b": pip_count(board, "b")},
+        "result": (
+            {"winner": game.winner_side, "result": game.result, "points": game.points}
+            if game.result
+            else None
+        ),
+        "clock": clock_state(match, game, now),
+    }
+
+
+def match_state(
+    match,
+    game,
+    moves: list[MoveState],
+    *,
+    usernames: dict[int, str],
+    ratings: dict[int, int],
+    now: datetime,
+) -> dict[str, Any]:
+    """The whole `state` object of a snapshot or event (docs/protocol.md)."""
+    players: list[PlayerState] = []
+    for seat in (0, 1):
+        user_id = match.player_id(seat)
+        if user_id is None:
+            continue
+        players.append(
+            {
+                "seat": seat,
+                "username": usernames.get(user_id, "?"),
+                "rating": ratings.get(user_id, 1500),
+                "score": match.scores[seat],
+                "side": game.side_of_seat(seat) if game is not None else None,
+                "timeouts": match.timeouts_creator if seat == 0 else match.timeouts_opponent,
+            }
+        )
+    winner_seat = match.seat_of(match.winner_id)
+    return {
+        "match": {
+            "id": match.pk,
+            "status": match.status,
+            "length": match.length,
+            "rated": match.rated,
+            "rules": rules_state(match),
+            "turn_seconds": match.turn_seconds,
+            "reserve_seconds": match.reserve_seconds,
+            "players": players,
+            "winner": winner_seat,
+            "end_reason": match.end_reason or None,
+            "rematch": {
+                "offered_by": match.rematch_offered_by,
+                "declined": match.rematch_declined,
+                "match_id": match.rematch_id,
+            },
+        },
+        "game": game_state(match, game, now),
+        "moves": moves,
+    }
+
+
+def move_of_turn(turn) -> MoveState:
+    return {
+        "number": turn.number,
+        "side": turn.side,
+        "dice": list(turn.dice),
+        "steps": turn.steps,
+        "by_server": turn.by_server,
+    }

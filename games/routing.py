@@ -1,0 +1,8 @@
+from django.urls import path
+
+from games.consumers import LobbySocket, MatchSocket
+
+websocket_urlpatterns = [
+    path("ws/matches/<int:match_id>/", MatchSocket.as_asgi()),
+    path("ws/lobby/", LobbySocket.as_asgi()),
+]

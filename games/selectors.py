@@ -1,0 +1,173 @@
+"""Every non-trivial read: snapshots, the lobby, live matches, a player's history, match exports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from games.models import Game, Match, MatchStatus
+from games.protocol import match_state, move_of_turn, rules_state
+from ratings.selectors import ratings_of
+
+LOBBY_LIMIT = 100
+
+
+def current_game(match: Match) -> Game | None:
+    return match.games.order_by("-number").first()
+
+
+def match_snapshot(match_id: int) -> tuple[int, dict[str, Any]] | None:
+    """(version, state) of a match as it is committed now, or None when it does not exist."""
+    match = Match.objects.select_related("creator", "opponent").filter(pk=match_id).first()
+    if match is None:
+        return None
+    game = current_game(match)
+    moves = [move_of_turn(turn) for turn in game.turns.order_by("number")] if game else []
+    users = [user for user in (match.creator, match.opponent) if user is not None]
+    state = match_state(
+        match,
+        game,
+        moves,
+        usernames={user.pk: user.username for user in users},
+        ratings=ratings_of([user.pk for user in users]),
+        now=timezone.now(),
+    )
+    return match.version, state
+
+
+def open_challenges() -> QuerySet[Match]:
+    return (
+        Match.objects.filter(status=MatchStatus.OPEN, private=False)
+        .select_related("creator")
+        .order_by("-created_at")[:LOBBY_LIMIT]
+    )
+
+
+def live_matches() -> QuerySet[Match]:
+    return (
+        Match.objects.filter(status=MatchStatus.ACTIVE)
+        .select_related("creator", "opponent")
+        .order_by("-started_at")[:LOBBY_LIMIT]
+    )
+
+
+def lobby_state(spectators: dict[int, int] | None = None) -> dict[str, Any]:
+    """The Play and Watch pages' lists (docs/protocol.md "The lobby socket")."""
+    challenges = list(open_challenges())
+    live = list(live_matches())
+    user_ids = {match.creator_id for match in challenges}
+    for match in live:
+        user_ids.update((match.creator_id, match.opponent_id))
+    ratings = ratings_of(sorted(user_ids))
+    spectators = spectators or {}
+    return {
+        "type": "lobby",
+        "open": [
+            {
+                "id": match.pk,
+                "creator": match.creator.username,
+                "rating": ratings[match.creator_id],
+                "rules": match.rule_set_name,
+                "length": match.length,
+                "turn_seconds": match.turn_seconds,
+                "reserve_seconds": match.reserve_seconds,
+                "rated": match.rated,
+            }
+            for match in challenges
+        ],
+        "live": [
+            {
+                "id": match.pk,
+                "players": [
+                    {
+                        "username": player.username,
+                        "rating": ratings[player.pk],
+                        "score": score,
+                    }
+                    for player, score in (
+                        (match.creator, match.score_creator),
+                        (match.opponent, match.score_opponent),
+                    )
+                ],
+                "rules": match.rule_set_name,
+                "length": match.length,
+                "rated": match.rated,
+                "spectators": spectators.get(match.pk, 0),
+            }
+            for match in live
+        ],
+    }
+
+
+def player_matches(user) -> QuerySet[Match]:
+    return (
+        Match.objects.filter(Q(creator=user) | Q(opponent=user))
+        .exclude(status=MatchStatus.CANCELLED)
+        .select_related("creator", "opponent", "winner")
+        .order_by("-created_at")
+    )
+
+
+def player_open_match(user) -> Match | None:
+    return player_matches(user).filter(status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE]).first()
+
+
+def match_export(match: Match) -> dict[str, Any]:
+    """The whole match as JSON: settings, players, result and every turn of every game."""
+    players = {0: match.creator, 1: match.opponent}
+    games = []
+    for game in match.games.order_by("number").prefetch_related("turns"):
+        white = players[game.white_seat]
+        black = players[1 - game.white_seat]
+        games.append(
+            {
+                "number": game.number,
+                "white": white.username,
+                "black": black.username,
+                "opening": {
+                    "white": game.opening_white,
+                    "black": game.opening_black,
+                    "ties": game.opening_ties,
+                }
+                if game.opening_white is not None
+                else None,
+                "start_board": list(game.start_board),
+                "result": game.result or None,
+                "winner": game.winner_side or None,
+                "points": game.points,
+                "turns": [
+                    {
+                        **move_of_turn(turn),
+                        "player": players[game.seat_of_side(turn.side)].username,
+                        "board_after": list(turn.board_after),
+                        "started_at": turn.started_at.isoformat(),
+                        "finished_at": turn.finished_at.isoformat(),
+                    }
+                    for turn in sorted(game.turns.all(), key=lambda turn: turn.number)
+                ],
+            }
+        )
+    return {
+        "match": {
+            "id": match.pk,
+            "status": match.status,
+            "length": match.length,
+            "rated": match.rated,
+            "rules": rules_state(match),
+            "turn_seconds": match.turn_seconds,
+            "reserve_seconds": match.reserve_seconds,
+            "players": [
+                {"seat": seat, "username": user.username}
+                for seat, user in players.items()
+                if user is not None
+            ],
+            "winner_seat": match.seat_of(match.winner_id),
+            "end_reason": match.end_reason or None,
+            "score": [match.score_creator, match.score_opponent],
+            "started_at": match.started_at.isoformat() if match.started_at else None,
+            "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        },
+        "games": games,
+    }

@@ -1,0 +1,70 @@
+// Live Play/Watch lists over /ws/lobby/ (docs/protocol.md "The lobby socket").
+const strings = JSON.parse(document.getElementById("lobby-strings").textContent);
+
+function cell(text) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  return td;
+}
+
+function link(href, text) {
+  const td = document.createElement("td");
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = text;
+  td.append(a);
+  return td;
+}
+
+function fill(table, rows, emptyText, columns) {
+  if (!table) return;
+  const body = table.tBodies[0];
+  body.replaceChildren();
+  if (!rows.length) {
+    const tr = document.createElement("tr");
+    tr.className = "empty";
+    const td = cell(emptyText);
+    td.colSpan = columns;
+    td.className = "muted";
+    tr.append(td);
+    body.append(tr);
+    return;
+  }
+  for (const row of rows) body.append(row);
+}
+
+function render(message) {
+  fill(document.getElementById("open-challenges"), message.open.map((c) => {
+    const tr = document.createElement("tr");
+    tr.dataset.matchId = c.id;
+    const time = c.turn_seconds ? `${c.turn_seconds}s${c.reserve_seconds ? ` + ${c.reserve_seconds}s` : ""}` : "∞";
+    tr.append(cell(c.creator), cell(c.rating), cell(c.rules), cell(c.length), cell(time),
+      cell(c.rated ? strings.rated : strings.casual), link(`/matches/${c.id}/`, strings.view));
+    return tr;
+  }), strings.noOpen, 7);
+  fill(document.getElementById("live-matches"), message.live.map((m) => {
+    const tr = document.createElement("tr");
+    tr.dataset.matchId = m.id;
+    tr.append(
+      cell(m.players.map((p) => `${p.username} (${p.rating})`).join(" – ")),
+      cell(`${m.players.map((p) => p.score).join(":")} / ${m.length}`),
+      cell(m.rules), cell(m.spectators), link(`/matches/${m.id}/`, strings.watch));
+    return tr;
+  }), strings.noLive, 5);
+}
+
+let delay = 1000;
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  const socket = new WebSocket(`${scheme}${location.host}/ws/lobby/`);
+  socket.addEventListener("open", () => { delay = 1000; });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "lobby") render(message);
+  });
+  socket.addEventListener("close", () => {
+    setTimeout(connect, delay);
+    delay = Math.min(delay * 2, 30000);
+  });
+}
+connect();
