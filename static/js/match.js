@@ -721,7 +721,7 @@ export class MatchApp {
       if (mv.by_server) {
         const robot = document.createElement("span");
         robot.className = "by-server";
-        robot.textContent = " 🤖";
+        robot.textContent = " ⚙";
         robot.title = this.t("by_server");
         li.appendChild(robot);
       }

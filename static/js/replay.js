@@ -1,0 +1,269 @@
+// The replay page of a finished match: steps through the turns of each game (board.js draws).
+import { BoardView, formatTurn, otherSide, ownPointToIndex, pipCount, borneOff } from "./board.js";
+
+const DEFAULT_STRINGS = {
+  white: "White", black: "Black", white_short: "W", black_short: "B", off: "off", pips: "pips",
+  game_n: "Game {n}", start: "Start position", turn_n: "Turn {n}", dice: "Dice: {dice}",
+  opening: "Opening roll: White {white}, Black {black}", opening_ties: "ties: {ties}",
+  game_result: "{name} won game {n}: {result}, {points}", oin: "oin", mars: "mars",
+  point_one: "1 point", points_many: "{n} points", by_server: "played by the server",
+  won_match: "{name} won the match", won_match_reason: "{name} won the match ({reason})",
+  reason_finished: "", reason_resigned: "resigned", reason_left: "left the table",
+  reason_timeouts: "timeouts", reason_aborted: "aborted", match_to: "Match to {n}",
+  load_failed: "Could not load the replay", no_games: "No games were played", passed: "no legal move",
+};
+
+function fmt(template, params = {}) {
+  return String(template).replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+export class ReplayApp {
+  constructor(root, data, { strings = {} } = {}) {
+    this.root = root;
+    this.data = data;
+    this.s = { ...DEFAULT_STRINGS, ...strings };
+    this.gi = 0;
+    this.k = 0;
+    this.flipped = false;
+    this.$ = (id) => root.querySelector(`#${id}`);
+    this.boardView = new BoardView(this.$("board"), { label: root.dataset.boardLabel || "Board" });
+    this.bind();
+    this.fillGames();
+    this.render();
+  }
+
+  t(key, params) {
+    return fmt(this.s[key] !== undefined ? this.s[key] : key, params);
+  }
+
+  game() {
+    return this.data.games[this.gi] || null;
+  }
+
+  go(gi, k) {
+    const games = this.data.games;
+    if (!games.length) return;
+    this.gi = Math.max(0, Math.min(games.length - 1, gi));
+    const n = games[this.gi].turns.length;
+    this.k = Math.max(0, Math.min(n, k));
+    this.render();
+  }
+
+  forward() {
+    const g = this.game();
+    if (!g) return;
+    if (this.k < g.turns.length) this.go(this.gi, this.k + 1);
+    else if (this.gi < this.data.games.length - 1) this.go(this.gi + 1, 0);
+  }
+
+  back() {
+    if (this.k > 0) this.go(this.gi, this.k - 1);
+    else if (this.gi > 0) this.go(this.gi - 1, this.data.games[this.gi - 1].turns.length);
+  }
+
+  bind() {
+    const on = (id, fn) => {
+      const b = this.$(id);
+      if (b) b.addEventListener("click", fn);
+    };
+    on("replay-first", () => this.go(this.gi, 0));
+    on("replay-back", () => this.back());
+    on("replay-forward", () => this.forward());
+    on("replay-last", () => this.go(this.gi, Infinity));
+    on("flip-button", () => {
+      this.flipped = !this.flipped;
+      this.render();
+    });
+    const sel = this.$("replay-game");
+    if (sel) sel.addEventListener("change", () => this.go(Number(sel.value), 0));
+    const list = this.$("moves");
+    if (list) {
+      list.addEventListener("click", (e) => {
+        const li = e.target.closest("li[data-k]");
+        if (li) this.go(this.gi, Number(li.dataset.k));
+      });
+    }
+    document.addEventListener("keydown", (e) => {
+      const tag = (e.target && e.target.tagName) || "";
+      if (["INPUT", "TEXTAREA", "SELECT"].includes(tag)) return;
+      const keys = {
+        ArrowLeft: () => this.back(), ArrowRight: () => this.forward(),
+        Home: () => this.go(this.gi, 0), End: () => this.go(this.gi, Infinity),
+        ArrowUp: () => this.go(this.gi, 0), ArrowDown: () => this.go(this.gi, Infinity),
+      };
+      if (keys[e.key]) {
+        e.preventDefault();
+        keys[e.key]();
+      }
+    });
+  }
+
+  fillGames() {
+    const sel = this.$("replay-game");
+    if (!sel) return;
+    sel.innerHTML = "";
+    this.data.games.forEach((g, i) => {
+      const o = document.createElement("option");
+      o.value = String(i);
+      o.textContent = `${this.t("game_n", { n: g.number })}: ${g.white} – ${g.black}`;
+      sel.appendChild(o);
+    });
+  }
+
+  openingText(o) {
+    if (!o) return "";
+    let text = this.t("opening", { white: o.white, black: o.black });
+    if (o.ties && o.ties.length) text += ` (${this.t("opening_ties", { ties: o.ties.map((x) => `${x[0]}-${x[1]}`).join(", ") })})`;
+    return text;
+  }
+
+  render() {
+    const root = this.root;
+    const m = this.data.match;
+    const info = this.$("match-info");
+    if (info) {
+      const winner = (m.players || []).find((p) => p.seat === m.winner_seat);
+      const parts = [this.t("match_to", { n: m.length })];
+      if (m.score) parts.push(`${(m.players || []).map((p) => `${p.username} ${m.score[p.seat]}`).join(" – ")}`);
+      if (winner) {
+        const reason = m.end_reason ? this.t(`reason_${m.end_reason}`) : "";
+        parts.push(reason ? this.t("won_match_reason", { name: winner.username, reason }) : this.t("won_match", { name: winner.username }));
+      }
+      info.textContent = parts.join(" · ");
+    }
+    const g = this.game();
+    if (!g) {
+      const status = this.$("status");
+      if (status) status.textContent = this.t("no_games");
+      return;
+    }
+    root.dataset.game = String(g.number);
+    root.dataset.turn = String(this.k);
+    const sel = this.$("replay-game");
+    if (sel) sel.value = String(this.gi);
+    const orientation = this.flipped ? "b" : "w";
+    const turn = this.k > 0 ? g.turns[this.k - 1] : null;
+    const board = turn ? turn.board_after : g.start_board;
+    const lastMove = turn ? turn.steps.map((st) => ({
+      from: ownPointToIndex(turn.side, st[0]), to: st[1] === 0 ? "off" : ownPointToIndex(turn.side, st[1]),
+    })) : [];
+    this.boardView.render({
+      board, orientation, legal: [],
+      dice: turn ? turn.dice : null,
+      diceLeft: turn && turn.dice ? (turn.dice[0] === turn.dice[1] ? [turn.dice[0], turn.dice[0], turn.dice[0], turn.dice[0]] : [...turn.dice]) : [], diceNear: turn ? turn.side === orientation : true,
+      lastMove,
+    });
+    // Players.
+    for (const [id, side] of [["player-bottom", orientation], ["player-top", otherSide(orientation)]]) {
+      const box = this.$(id);
+      if (!box) continue;
+      box.innerHTML = "";
+      box.dataset.side = side;
+      box.classList.toggle("to-move", !!(turn && turn.side === side));
+      const mk = (cls, text) => {
+        const e = document.createElement("span");
+        e.className = cls;
+        if (text !== undefined) e.textContent = text;
+        box.appendChild(e);
+        return e;
+      };
+      mk(`swatch ${side}`).title = this.t(side === "w" ? "white" : "black");
+      mk("player-name", side === "w" ? g.white : g.black);
+      mk("spacer");
+      mk("pips", `${this.t("pips")} ${pipCount(board, side)}`);
+      mk("muted", `${this.t("off")} ${borneOff(board, side)}`);
+    }
+    // Dice / position line.
+    const where = this.$("replay-position");
+    if (where) {
+      if (!turn) where.textContent = `${this.t("start")} · ${this.openingText(g.opening)}`;
+      else {
+        const dice = turn.dice && turn.dice.length ? `${turn.dice[0]}-${turn.dice[1]}` : "";
+        where.textContent = `${this.t("turn_n", { n: turn.number })} · ${turn.player} · ${this.t("dice", { dice })}${turn.steps.length ? "" : ` · ${this.t("passed")}`}`;
+      }
+    }
+    const result = this.$("replay-result");
+    if (result) {
+      const atEnd = this.k === g.turns.length && g.winner;
+      if (atEnd) {
+        const points = g.points === 1 ? this.t("point_one") : this.t("points_many", { n: g.points });
+        result.textContent = this.t("game_result", {
+          name: g.winner === "w" ? g.white : g.black, n: g.number, result: this.t(g.result), points,
+        });
+      }
+      result.hidden = !atEnd;
+    }
+    // Move list.
+    const ol = this.$("moves");
+    if (ol) {
+      ol.innerHTML = "";
+      const words = { white: this.t("white_short"), black: this.t("black_short"), off: this.t("off") };
+      const start = document.createElement("li");
+      start.dataset.k = "0";
+      start.textContent = this.t("start");
+      ol.appendChild(start);
+      g.turns.forEach((tu, i) => {
+        const li = document.createElement("li");
+        li.dataset.k = String(i + 1);
+        li.dataset.turn = String(tu.number);
+        li.textContent = formatTurn(tu, words);
+        if (tu.by_server) {
+          const r = document.createElement("span");
+          r.className = "by-server";
+          r.textContent = " ⚙";
+          r.title = this.t("by_server");
+          li.appendChild(r);
+        }
+        ol.appendChild(li);
+      });
+      const active = ol.querySelector(`li[data-k="${this.k}"]`);
+      if (active) {
+        active.classList.add("active");
+        active.setAttribute("aria-current", "step");
+        const top = active.offsetTop - ol.offsetTop;
+        if (top < ol.scrollTop || top > ol.scrollTop + ol.clientHeight - active.offsetHeight) {
+          ol.scrollTop = Math.max(0, top - ol.clientHeight / 2);
+        }
+      }
+    }
+    const n = g.turns.length;
+    const dis = (id, v) => { const b = this.$(id); if (b) b.disabled = v; };
+    dis("replay-first", this.k === 0);
+    dis("replay-back", this.k === 0 && this.gi === 0);
+    dis("replay-forward", this.k === n && this.gi === this.data.games.length - 1);
+    dis("replay-last", this.k === n);
+    const flip = this.$("flip-button");
+    if (flip) flip.setAttribute("aria-pressed", String(this.flipped));
+  }
+}
+
+function readStrings(id) {
+  const node = document.getElementById(id);
+  if (!node) return {};
+  try {
+    return JSON.parse(node.textContent);
+  } catch (e) {
+    return {};
+  }
+}
+
+export async function start(root = document.getElementById("replay-app")) {
+  if (!root) return null;
+  const strings = readStrings("replay-strings");
+  try {
+    const resp = await fetch(root.dataset.jsonUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!resp.ok) throw new Error(String(resp.status));
+    const data = await resp.json();
+    const app = new ReplayApp(root, data, { strings });
+    window.replayApp = app;
+    root.dataset.ready = "1";
+    return app;
+  } catch (e) {
+    const status = root.querySelector("#status");
+    if (status) status.textContent = strings.load_failed || DEFAULT_STRINGS.load_failed;
+    root.dataset.ready = "error";
+    return null;
+  }
+}
+
+if (document.getElementById("replay-app")) start();
