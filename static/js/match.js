@@ -235,9 +235,7 @@ export class MatchApp {
         if (d.match_id) {
           window.location.assign(`/matches/${d.match_id}/`);
         } else if (d.offered_by !== undefined && d.offered_by !== null) {
-          if (d.offered_by !== this.you.seat) {
-            this.toast(this.t("rematch_offered_to_you", { name: this.seatName(st, d.offered_by) }), 6000);
-          }
+          // The rematch note next to the buttons says it (#rematch-note).
         } else if (d.declined_by !== undefined) {
           this.toast(this.t("rematch_declined"), 4000);
         }
