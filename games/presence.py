@@ -7,7 +7,9 @@ and cleaned up.
 
 from __future__ import annotations
 
+import asyncio
 import time
+import weakref
 
 import redis.asyncio as redis_async
 from django.conf import settings
@@ -16,14 +18,18 @@ REFRESH_SECONDS = 30
 STALE_SECONDS = 75
 SPECTATOR = "s"
 
-_client: redis_async.Redis | None = None
+# One client per event loop: an asyncio connection belongs to the loop that opened it (Daphne
+# has one loop; tests get a new loop per test). channels-redis keeps its pools the same way.
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis_async.Redis] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def client() -> redis_async.Redis:
-    global _client
-    if _client is None:
-        _client = redis_async.Redis.from_url(settings.REDIS_URL, max_connections=200)
-    return _client
+    loop = asyncio.get_running_loop()
+    if loop not in _clients:
+        _clients[loop] = redis_async.Redis.from_url(settings.REDIS_URL, max_connections=200)
+    return _clients[loop]
 
 
 def _key(match_id: int) -> str:

@@ -65,20 +65,26 @@ def stop_process(process: subprocess.Popen) -> None:
 
 
 @pytest.fixture(scope="session")
-def test_database_name(django_db_setup, django_db_blocker) -> Iterator[str]:
-    """The test database's name; at the end, end the sessions our child processes left behind
-    (a killed process's backend can outlive it by a moment) so the database can be dropped."""
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database; at the end, end the sessions that our child processes and
+    the psycopg pool's idle connections keep open, so the database can be dropped."""
     from django.conf import settings
     from django.db import connection
 
-    name = settings.DATABASES["default"]["NAME"]
-    yield name
+    yield
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = %s AND pid <> pg_backend_pid()",
-            [name],
+            [settings.DATABASES["default"]["NAME"]],
         )
+
+
+@pytest.fixture(scope="session")
+def test_database_name(django_db_setup) -> str:
+    from django.conf import settings
+
+    return settings.DATABASES["default"]["NAME"]
 
 
 def start_celery_worker(environment: dict[str, str], name: str) -> subprocess.Popen:

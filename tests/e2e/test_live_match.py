@@ -1,0 +1,109 @@
+"""Two signed-up players play a whole 1-point match by clicking the board in two browser
+contexts, while an anonymous third context watches it to the same end."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import pytest
+
+from games import services
+from games.dice import push_test_dice
+from tests.conftest import start_site, stop_process
+from tests.factories import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# High dice make the race short; the seam is the only way to fix them (tests/config proves
+# production refuses it). Doubles included, so the head rule and four-step turns are exercised.
+DICE_PATTERN = [6, 5, 6, 6, 5, 4, 6, 3, 5, 5, 4, 6, 6, 2, 4, 4, 5, 6, 3, 3, 6, 4]
+MATCH_TIMEOUT_SECONDS = 600
+
+
+@pytest.fixture
+def seam_site(test_database_name, settings):
+    settings.DEBUG = True
+    settings.NARDY_TEST_DICE = True
+    running = start_site(test_database_name, NARDY_TEST_DICE="1")
+    yield running
+    push_test_dice()
+    stop_process(running.process)
+
+
+def off_the_browser_thread(function, **arguments):
+    """Run a service outside this thread: Playwright's sync API keeps an event loop running here,
+    and services publish their events through async_to_sync, which refuses such a thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as executor:
+        return executor.submit(function, **arguments).result()
+
+
+def logged_in_page(browser, site, client_class, user):
+    client = client_class()
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": site.url}]
+    )
+    return context.new_page()
+
+
+def play_one_action(page) -> bool:
+    """Roll, or play one highlighted step, when it is this page's turn. True if it acted."""
+    app = page.locator("#match-app")
+    version = app.get_attribute("data-version")
+    roll = page.locator("#roll-button")
+    if roll.is_visible() and roll.is_enabled():
+        roll.click()
+    else:
+        sources = page.locator("[data-point].legal-source")
+        if sources.count() == 0:
+            return False
+        sources.first.click()
+        page.locator(".legal-destination").first.click()
+    # The server's event confirms the action: the version moves on.
+    page.wait_for_function(
+        "v => document.querySelector('#match-app').dataset.version !== v", arg=version
+    )
+    return True
+
+
+def test_two_players_play_a_whole_match_while_a_spectator_watches(browser, seam_site, client):
+    white, black = make_user("clicker_white"), make_user("clicker_black")
+    match = off_the_browser_thread(services.match_create, creator=white, turn_seconds=120)
+    push_test_dice(6, 1, *itertools.islice(itertools.cycle(DICE_PATTERN), 1200))
+    off_the_browser_thread(services.match_accept, user=black, match_id=match.pk)
+
+    pages = [logged_in_page(browser, seam_site, client.__class__, user) for user in (white, black)]
+    errors: list[str] = []
+    for page in pages:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{seam_site.url}/matches/{match.pk}/")
+    spectator = browser.new_context(viewport={"width": 375, "height": 740}).new_page()
+    spectator.goto(f"{seam_site.url}/matches/{match.pk}/")
+    for page in [*pages, spectator]:
+        page.wait_for_selector("#match-app[data-version]")
+    assert pages[0].locator("#match-app").get_attribute("data-side") == "w"
+    assert pages[1].locator("#match-app").get_attribute("data-side") == "b"
+
+    deadline = time.monotonic() + MATCH_TIMEOUT_SECONDS
+    actions = 0
+    while pages[0].locator("#match-app").get_attribute("data-result") is None:
+        assert time.monotonic() < deadline, f"the match did not end after {actions} actions"
+        acted = any([play_one_action(page) for page in pages])
+        actions += acted
+        if not acted:
+            time.sleep(0.05)
+
+    match.refresh_from_db()
+    assert match.status == "finished" and match.end_reason == "finished"
+    expected = f"{match.winner.username}:finished"
+    final_board = list(match.games.get().board)
+    for page in [*pages, spectator]:
+        page.wait_for_selector(f'#match-app[data-result="{expected}"]')
+        assert page.evaluate("window.matchApp.view.game.board") == final_board
+        assert page.evaluate("window.matchApp.version") == match.version
+    assert errors == []
+    assert match.games.get().turns.count() > 20

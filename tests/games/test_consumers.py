@@ -1,0 +1,178 @@
+"""The match socket through the real ASGI application and the Redis channel layer."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from games import services
+from games.dice import push_test_dice
+from tests.factories import make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://localhost")
+
+
+@pytest.fixture
+def seam(settings):
+    settings.DEBUG = True
+    settings.NARDY_TEST_DICE = True
+    push_test_dice()
+    yield push_test_dice
+    push_test_dice()
+
+
+def cookie_for(client, user) -> tuple[bytes, bytes]:
+    client.force_login(user)
+    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+
+
+async def connect(match_id: int, cookie=None) -> WebsocketCommunicator:
+    headers = [ORIGIN, (b"host", b"localhost")] + ([cookie] if cookie else [])
+    communicator = WebsocketCommunicator(application, f"/ws/matches/{match_id}/", headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def next_of_type(communicator, kind: str, timeout: float = 5) -> dict:
+    """The next message of a type, skipping presence updates."""
+    while True:
+        message = await communicator.receive_json_from(timeout=timeout)
+        if message["type"] == kind:
+            return message
+        assert message["type"] == "presence", message
+
+
+async def receive_kinds(communicator, count: int) -> dict[str, dict]:
+    """The next `count` non-presence messages, by type."""
+    found = {}
+    while len(found) < count:
+        message = await communicator.receive_json_from(timeout=5)
+        if message["type"] != "presence":
+            found[message["type"]] = message
+    return found
+
+
+@pytest.fixture
+def match_setup(seam, client):
+    white, black = make_user("wsw"), make_user("wsb")
+    match = services.match_create(creator=white)
+    seam(6, 1)
+    services.match_accept(user=black, match_id=match.pk)
+    match.refresh_from_db()
+    return match, (white, cookie_for(client, white)), (black, cookie_for(client.__class__(), black))
+
+
+async def test_snapshot_events_acks_and_errors_only_to_the_sender(match_setup, seam):
+    match, (white, white_cookie), (black, black_cookie) = match_setup
+    white_socket = await connect(match.pk, white_cookie)
+    black_socket = await connect(match.pk, black_cookie)
+    spectator = await connect(match.pk)
+
+    snapshot = await next_of_type(white_socket, "snapshot")
+    assert snapshot["you"] == {"user": "wsw", "seat": 0, "side": "w"}
+    assert snapshot["version"] == match.version
+    assert snapshot["state"]["game"]["phase"] == "roll"
+    assert (await next_of_type(black_socket, "snapshot"))["you"]["side"] == "b"
+    watching = await next_of_type(spectator, "snapshot")
+    assert watching["you"] == {"user": None, "seat": None, "side": None}
+    assert watching["state"]["spectators"] == 1
+
+    # A spectator's command: an error to the spectator alone.
+    await spectator.send_json_to({"type": "roll", "id": "s1", "version": match.version})
+    error = await next_of_type(spectator, "error")
+    assert (error["code"], error["id"]) == ("not_a_player", "s1")
+    # Out of turn: an error to Black alone.
+    await black_socket.send_json_to({"type": "roll", "id": "b1", "version": match.version})
+    assert (await next_of_type(black_socket, "error"))["code"] == "not_your_turn"
+
+    await sync_to_async(seam)(4, 2)
+    await white_socket.send_json_to({"type": "roll", "id": "w1", "version": match.version})
+    # The sender gets the event and its ack (in either order: the ack does not wait for Redis).
+    received = await receive_kinds(white_socket, 2)
+    assert received["ack"] == {"type": "ack", "id": "w1", "version": match.version + 1}
+    for event in [received["event"]] + [await next_of_type(s, "event") for s in (black_socket, spectator)]:
+        assert (event["kind"], event["version"]) == ("rolled", match.version + 1)
+        assert event["state"]["game"]["dice"] == [4, 2]
+    # Nobody else got an ack or an error.
+    for socket in (black_socket, spectator):
+        assert await socket.receive_nothing(timeout=0.3) or (await socket.receive_json_from())["type"] == "presence"
+
+    # An illegal step: error to White, nothing to anyone else, nothing changed.
+    await white_socket.send_json_to({"type": "step", "id": "w2", "version": match.version + 1, "step": [24, 19, 5]})
+    assert (await next_of_type(white_socket, "error"))["code"] == "illegal_step"
+    await white_socket.send_json_to({"type": "step", "id": "w3", "version": match.version + 1, "step": [24, 20, 4]})
+    assert set(await receive_kinds(white_socket, 2)) == {"ack", "event"}
+    event = await next_of_type(black_socket, "event")
+    assert event["kind"] == "step" and event["detail"]["step"] == [24, 20, 4]
+    for socket in (white_socket, black_socket, spectator):
+        await socket.disconnect()
+
+
+async def test_resync_after_a_missed_version(match_setup, seam):
+    match, (white, white_cookie), _ = match_setup
+    socket = await connect(match.pk, white_cookie)
+    first = await next_of_type(socket, "snapshot")
+    # Changes the socket does not see (it is told to resync, as after a dropped connection).
+    await sync_to_async(seam)(5, 3)
+    await sync_to_async(services.game_roll)(user=white, match_id=match.pk, version=first["version"])
+    await next_of_type(socket, "event")
+    await socket.send_json_to({"type": "snapshot", "id": "again"})
+    snapshot = await next_of_type(socket, "snapshot")
+    assert snapshot["version"] == first["version"] + 1
+    assert snapshot["state"]["game"]["legal_steps"]
+    await socket.disconnect()
+
+
+async def test_malformed_frames_unknown_types_and_oversized_messages(match_setup):
+    match, (white, white_cookie), _ = match_setup
+    socket = await connect(match.pk, white_cookie)
+    await next_of_type(socket, "snapshot")
+    frames = [
+        ("{oops", "bad_json"),
+        (json.dumps([1]), "bad_message"),
+        (json.dumps({"type": "fly"}), "unknown_type"),
+        (json.dumps({"type": "roll"}), "bad_field"),
+        (json.dumps({"type": "step", "version": 1, "step": [24, 19]}), "bad_field"),
+        (json.dumps({"type": "step", "version": 1, "step": [25, 19, 9]}), "bad_field"),
+        (json.dumps({"type": "ping", "id": "x" * 65}), "bad_field"),
+        ("y" * 5000, "too_large"),
+    ]
+    for frame, code in frames:
+        await socket.send_to(text_data=frame)
+        assert (await next_of_type(socket, "error"))["code"] == code, frame
+    await socket.send_to(bytes_data=b"\x00\x01")
+    assert (await next_of_type(socket, "error"))["code"] == "bad_frame"
+    # The socket and the match are fine.
+    await socket.send_json_to({"type": "ping", "id": 1})
+    assert await next_of_type(socket, "pong") == {"type": "pong", "id": 1}
+    await socket.send_json_to({"type": "snapshot"})
+    assert (await next_of_type(socket, "snapshot"))["version"] == match.version
+    await socket.disconnect()
+
+
+async def test_unknown_match_closes_4404():
+    communicator = WebsocketCommunicator(application, "/ws/matches/999999/", headers=[ORIGIN, (b"host", b"localhost")])
+    connected, _ = await communicator.connect()
+    assert connected
+    assert (await communicator.receive_json_from())["code"] == "not_found"
+    assert (await communicator.receive_output())["code"] == 4404
+
+
+async def test_presence_shows_the_opponent_leaving(match_setup):
+    match, (white, white_cookie), (black, black_cookie) = match_setup
+    white_socket = await connect(match.pk, white_cookie)
+    await next_of_type(white_socket, "snapshot")
+    black_socket = await connect(match.pk, black_cookie)
+    presence = await white_socket.receive_json_from(timeout=5)
+    while presence["presence"] != {"0": True, "1": True}:
+        presence = await white_socket.receive_json_from(timeout=5)
+    await black_socket.disconnect()
+    presence = await white_socket.receive_json_from(timeout=5)
+    assert presence == {"type": "presence", "presence": {"0": True, "1": False}, "spectators": 0}
+    await white_socket.disconnect()
