@@ -66,7 +66,6 @@ export const GEOMETRY = Object.freeze({
 
 const G = GEOMETRY;
 const FIELD_BOTTOM = G.fieldTop + 2 * G.pointHeight + G.middle; // 468
-const FIELD_RIGHT = G.fieldLeft + 12 * G.pointWidth + G.barWidth; // 576
 const MID_Y = G.fieldTop + G.pointHeight + G.middle / 2; // 244
 
 /** Screen slot of the viewer's own point: row "top"/"bottom", col 0..11 from the left. */
@@ -255,7 +254,7 @@ export class BoardView {
       const shown = Math.min(count, G.maxStack);
       for (let k = 0; k < shown; k++) {
         const c = checkerCenter(lay.point, k);
-        const circle = el("circle", {
+        el("circle", {
           cx: c.x, cy: c.y, r: G.radius - 1, class: `checker ${color}${k === shown - 1 ? " top" : ""}`,
           "data-point": lay.point, "data-index": index,
         }, g);
@@ -265,7 +264,6 @@ export class BoardView {
         if (k === shown - 1 && legal.has(index)) {
           el("circle", { cx: c.x, cy: c.y, r: G.radius - 2, class: "source-ring" }, g);
         }
-        void circle;
       }
       if (dests.includes(index)) {
         const c = checkerCenter(lay.point, Math.min(count, G.maxStack - 1));
@@ -316,7 +314,6 @@ export class BoardView {
         drawDie(g, halfCenter - total / 2 + size / 2 + i * (size + gap), MID_Y, size, f.value, f.used);
       });
     }
-    void FIELD_RIGHT;
   }
 
   _keyOf(target) {

@@ -81,6 +81,23 @@ def test_live_match(browser, site):
               [p.text_content("#moves") for p in pages.values()][0][-60:])
     for name, page in pages.items():
         page.screenshot(path=f"{SHOTS}/live-{name}-later.png", full_page=True)
+    # Undo: roll, play one step, take it back.
+    mover = next(p for p in pages.values() if p.locator("#roll-button:visible").count())
+    v = mover.get_attribute("#match-app", "data-version")
+    mover.keyboard.press("Space")
+    mover.wait_for_function(f"+document.querySelector('#match-app').dataset.version > {v}")
+    mover.wait_for_timeout(300)
+    if mover.locator("[data-point].legal-source").count():
+        v = mover.get_attribute("#match-app", "data-version")
+        mover.click("[data-point].legal-source >> nth=0")
+        mover.click(".legal-destination >> nth=0")
+        mover.wait_for_function(f"+document.querySelector('#match-app').dataset.version > {v}")
+        mover.wait_for_timeout(300)
+        if mover.locator("#undo-button:visible").count():
+            steps = mover.evaluate("window.matchApp.view.game.steps.length")
+            mover.click("#undo-button")
+            mover.wait_for_function(f"window.matchApp.view.game.steps.length < {steps}")
+            print("undo ok", mover.evaluate("window.matchApp.view.game.steps"))
     ana_page.on("dialog", lambda d: d.accept())
     ana_page.click("#resign-button")
     ana_page.wait_for_selector("#match-app[data-result]")
@@ -92,5 +109,11 @@ def test_live_match(browser, site):
     ana_page.click("#rematch-button")
     ana_page.wait_for_url(lambda u: f"/matches/{match.pk}/" not in u)
     print("rematch url", ana_page.url)
+    ana_page.goto(f"{site.url}/matches/{match.pk}/replay/")
+    ana_page.wait_for_selector("#replay-app[data-ready='1']")
+    ana_page.keyboard.press("End")
+    print("replay", ana_page.get_attribute("#replay-app", "data-game"), ana_page.get_attribute("#replay-app", "data-turn"),
+          ana_page.text_content("#replay-position"))
+    ana_page.screenshot(path=f"{SHOTS}/live-replay.png", full_page=True)
     for name, page in pages.items():
         assert not page.errors, (name, page.errors)
