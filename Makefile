@@ -32,3 +32,8 @@ lint: $(STAMP)
 # Deletes the kept development database and Redis data of `make run`.
 clean-data:
 	rm -rf .data
+
+# Live load benchmark (bench/live_load.py): make bench-live BENCH_ARGS="--matches 250"
+.PHONY: bench-live
+bench-live: $(STAMP)
+	$(PY) -m bench.live_load $(BENCH_ARGS)

@@ -1,0 +1,1 @@
+"""Load benchmarks (not part of the site; `make bench-live`)."""
