@@ -172,7 +172,19 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# Exactly one beat process runs these (README "Production").
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "sweep-deadlines": {
+        "task": "games.sweep_deadlines",
+        "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "1.0")),
+        "options": {"expires": 5},
+    },
+    "close-stale-matches": {
+        "task": "games.close_stale_matches",
+        "schedule": 600.0,
+        "options": {"expires": 300},
+    },
+}
 
 # --- Accounts (django-allauth) ------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

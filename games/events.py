@@ -33,6 +33,9 @@ class MatchContext:
     ratings: dict[int, int]
     events: list[dict[str, Any]] = field(default_factory=list)
     lobby_changed: bool = False
+    # The turn that was open when the match was locked: when another one is open at the end of the
+    # command, its deadline gets a Celery task (games/tasks.py) after commit.
+    turn_at_start: tuple[int, int] | None = None
 
     def record(self, kind: str, detail: dict[str, Any]) -> None:
         """Bump the version and keep the event with the state as it is now."""
@@ -57,12 +60,24 @@ class MatchContext:
     def log_turn(self, turn) -> None:
         self.moves.append(move_of_turn(turn))
 
+    def open_turn(self) -> tuple[int, int] | None:
+        game = self.game
+        if game is None or game.phase == "over" or self.match.status != "active":
+            return None
+        return (game.pk, game.turn_number)
+
     def publish_on_commit(self) -> None:
         events = list(self.events)
         match_id = self.match.pk
         lobby = self.lobby_changed
         if events or lobby:
             transaction.on_commit(lambda: publish(match_id, events, lobby=lobby))
+        turn = self.open_turn()
+        deadline = self.game.turn_deadline if self.game is not None else None
+        if turn is not None and turn != self.turn_at_start and deadline is not None:
+            from games.tasks import schedule_deadline
+
+            transaction.on_commit(lambda: schedule_deadline(match_id, *turn, deadline))
 
 
 def publish(match_id: int, events: list[dict[str, Any]], *, lobby: bool = False) -> None:

@@ -18,11 +18,12 @@ from django.utils.translation import gettext as _
 from games import dice as dice_source
 from games.events import MatchContext
 from games.models import EndReason, Game, Match, MatchStatus, Phase, Turn
-from games.protocol import step_to_wire, turn_state_of
+from games.protocol import move_of_turn, step_to_wire, turn_state_of
 from games.rules import (
     START_BOARD,
     IllegalMove,
     Step,
+    choose_rest_of_turn,
     game_result,
     is_turn_complete,
     legal_next_steps,
@@ -59,10 +60,10 @@ def _lock(match_id: int) -> MatchContext:
     game = match.games.order_by("-number").first()
     moves = []
     if game is not None:
-        from games.protocol import move_of_turn
-
         moves = [move_of_turn(turn) for turn in game.turns.order_by("number")]
-    return _context(match, game, moves)
+    context = _context(match, game, moves)
+    context.turn_at_start = context.open_turn()
+    return context
 
 
 def _context(match: Match, game: Game | None, moves: list) -> MatchContext:
@@ -292,11 +293,11 @@ def game_roll(*, user, match_id: int, version: int | None) -> Match:
     return context.match
 
 
-def _roll(context: MatchContext) -> None:
-    _set_dice(context, list(dice_source.roll_dice()))
+def _roll(context: MatchContext, *, by_server: bool = False) -> None:
+    _set_dice(context, list(dice_source.roll_dice()), by_server=by_server)
 
 
-def _set_dice(context: MatchContext, dice: list[int]) -> None:
+def _set_dice(context: MatchContext, dice: list[int], *, by_server: bool = False) -> None:
     game = context.game
     game.dice = dice
     game.phase = Phase.MOVE
@@ -304,7 +305,7 @@ def _set_dice(context: MatchContext, dice: list[int]) -> None:
     context.record("rolled", {"side": game.turn, "dice": dice})
     turn = turn_state_of(context.match, game)
     if not legal_next_steps(turn):
-        _finish_turn(context, by_server=False)
+        _finish_turn(context, by_server=by_server)
 
 
 def game_step_play(*, user, match_id: int, version: int | None, step: Step) -> Match:
@@ -548,3 +549,97 @@ def match_rematch_decline(*, user, match_id: int) -> Match:
         context.record("rematch", {"declined_by": seat})
         _save(context)
     return match
+
+
+# --- Deadlines (timed play) -------------------------------------------------------------------------
+
+TIMEOUTS_TO_LOSE = 3  # the third timeout in a match loses it (RULES.md "Platform rules")
+
+
+def game_deadline_enforce(
+    *, match_id: int, game_id: int, turn_number: int, skip_locked: bool = False
+) -> float | None:
+    """The server plays the turn of a mover whose time ran out and counts a timeout; the third
+    loses the match. Locks the match row (`skip_locked` for the sweep: a row being changed now is
+    left to the next sweep). Does nothing when that turn is over already (a last-moment step won
+    the race, or another enforcer did it) and never acts before the deadline: then it returns the
+    seconds still to wait; otherwise None."""
+    with transaction.atomic():
+        query = Match.objects.select_for_update(skip_locked=skip_locked).filter(pk=match_id)
+        if not query.exists():
+            return None  # gone, or locked by someone else right now (skip_locked)
+        context = _lock(match_id)
+        game = context.game
+        if context.open_turn() != (game_id, turn_number) or game.turn_deadline is None:
+            return None
+        remaining = (game.turn_deadline - timezone.now()).total_seconds()
+        if remaining > 0:
+            return remaining
+        match = context.match
+        seat = game.seat_of_side(game.turn)
+        if seat == 0:
+            match.timeouts_creator += 1
+            timeouts = match.timeouts_creator
+        else:
+            match.timeouts_opponent += 1
+            timeouts = match.timeouts_opponent
+        context.record("timeout", {"seat": seat, "side": game.turn, "timeouts": timeouts})
+        if timeouts >= TIMEOUTS_TO_LOSE:
+            _finish_match(context, winner_seat=1 - seat, reason=EndReason.TIMEOUTS)
+        else:
+            if game.phase == Phase.ROLL:
+                _roll(context, by_server=True)
+            if context.open_turn() == (game_id, turn_number):  # not passed by the roll itself
+                for step in choose_rest_of_turn(turn_state_of(match, game)):
+                    _play_step(context, step, by_server=True)
+        _save(context)
+    return None
+
+
+def game_deadlines_due(*, limit: int = 200) -> list[tuple[int, int, int]]:
+    """(match id, game id, turn number) of open turns whose deadline has passed."""
+    return list(
+        Game.objects.filter(
+            turn_deadline__lte=timezone.now(),
+            phase__in=[Phase.ROLL, Phase.MOVE],
+            match__status=MatchStatus.ACTIVE,
+        )
+        .order_by("turn_deadline")
+        .values_list("match_id", "pk", "turn_number")[:limit]
+    )
+
+
+STALE_AFTER = timedelta(hours=24)
+
+
+def matches_close_stale() -> int:
+    """Close what nobody touches any more (documented in README "Timed play"): an active match
+    with no action for STALE_AFTER is aborted, unrated; an open challenge that old is cancelled.
+    Each is locked with skip_locked, so a match being played right now is left alone."""
+    cutoff = timezone.now() - STALE_AFTER
+    closed = 0
+    for match_id in Match.objects.filter(
+        status__in=[MatchStatus.ACTIVE, MatchStatus.OPEN], last_activity_at__lt=cutoff
+    ).values_list("pk", flat=True)[:500]:
+        with transaction.atomic():
+            if not Match.objects.select_for_update(skip_locked=True).filter(pk=match_id).exists():
+                continue
+            context = _lock(match_id)
+            match = context.match
+            if match.last_activity_at >= cutoff or match.status not in ("active", "open"):
+                continue
+            if match.status == MatchStatus.OPEN:
+                match.status = MatchStatus.CANCELLED
+                context.record("cancelled", {})
+            else:
+                match.status = MatchStatus.ABORTED
+                match.end_reason = EndReason.ABORTED
+                if context.game is not None and context.game.phase != Phase.OVER:
+                    context.game.phase = Phase.OVER
+                    context.game.turn_deadline = None
+                context.record("match_over", {"winner_seat": None, "reason": EndReason.ABORTED})
+            match.finished_at = timezone.now()
+            context.lobby_changed = True
+            _save(context)
+            closed += 1
+    return closed

@@ -107,12 +107,22 @@ def start_celery_worker(environment: dict[str, str], name: str) -> subprocess.Po
     return process
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def celery_worker_process(test_database_name) -> Iterator[subprocess.Popen]:
-    """A real Celery worker process on the test database and this run's Redis queue."""
+    """A real Celery worker process on the test database and this run's Redis queue (per module:
+    the timed-play tests must know exactly which workers are alive)."""
     process = start_celery_worker(child_environment(test_database_name), f"test-{os.getpid()}")
     yield process
     stop_process(process)
+
+
+def start_celery_beat(environment: dict[str, str], schedule_file: Path) -> subprocess.Popen:
+    """The one Celery beat (it sends the deadline sweep every DEADLINE_SWEEP_SECONDS)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "WARNING",
+         "--schedule", str(schedule_file)],
+        cwd=ROOT, env=environment, start_new_session=True,
+    )  # fmt: skip
 
 
 @dataclass
@@ -142,7 +152,7 @@ def start_site(database_name: str, **environment_overrides: str) -> SiteProcess:
     return SiteProcess(url=url, port=port, process=process)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def site(test_database_name) -> Iterator[SiteProcess]:
     """Daphne + a Celery worker started by the launcher, as `make run` starts them."""
     running = start_site(test_database_name)

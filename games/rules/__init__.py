@@ -12,7 +12,7 @@ Public API (import from ``games.rules``):
   ``is_turn_complete``, ``remaining_dice``;
 * games and matches: ``winner_of``, ``game_result``, ``MatchScore``, ``new_match``, ``add_game``,
   ``resign``, ``opening_winner``, ``first_turn_dice``, ``next_game_starter``;
-* auto-move: ``choose_turn``;
+* auto-move: ``choose_turn`` (from the start of a turn), ``choose_rest_of_turn`` (mid-turn);
 * numbering helpers: ``own_point_to_index``, ``index_to_own_point``, ``other_side_point``,
   ``validate_board``, ``board_from_points``.
 """
@@ -58,6 +58,7 @@ from .scoring import (
 from .sequences import IllegalMove, Step, StepSequence, apply_step, legal_turns
 from .turn import (
     TurnState,
+    choose_rest_of_turn,
     is_turn_complete,
     legal_next_steps,
     play_step,
@@ -89,6 +90,7 @@ __all__ = [
     "board_from_points",
     "borne_off",
     "checkers_on_board",
+    "choose_rest_of_turn",
     "choose_turn",
     "evaluate",
     "first_turn_dice",

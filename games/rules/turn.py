@@ -131,3 +131,23 @@ def _explain(state: TurnState, step: Step, allowed: tuple[Step, ...]) -> str:
         "possible, the larger die when only one can be played, and respect the six-point "
         "block at the end of the turn)"
     )
+
+
+def choose_rest_of_turn(state: TurnState) -> StepSequence:
+    """The steps the server plays for a mover whose time ran out (RULES.md "Platform rules"):
+    the best complete legal turn (by ``chooser.evaluate``) that continues the steps already
+    played; empty when the turn is already complete or nothing can be played."""
+    from .chooser import choose_turn, evaluate
+
+    if not state.steps:
+        return choose_turn(state.start_board, state.side, state.dice, state.first_turn, state.rules)
+    played = state.steps
+    depth = len(played)
+    candidates: list[tuple[float, Board, StepSequence]] = []
+    for end, sequences in _legal_sequences(state).items():
+        continuing = sorted(steps for steps in sequences if steps[:depth] == played)
+        if continuing:
+            candidates.append((-evaluate(end, state.side), end, continuing[0][depth:]))
+    if not candidates:
+        return ()
+    return min(candidates)[2]

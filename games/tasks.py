@@ -1,0 +1,55 @@
+"""Celery tasks for timed play: thin, they take ids and call services (CONVENTIONS.md).
+
+- `enforce_deadline` is scheduled after commit for each turn's deadline (eta); the service checks
+  under the match lock that the same turn is still open and that the deadline has passed.
+- `sweep_deadlines` runs every second from beat and enforces any deadline whose task was lost:
+  a worker killed with SIGKILL keeps its prefetched eta tasks unacknowledged in Redis until the
+  broker's visibility timeout (an hour), so the sweep is what keeps games moving.
+- `close_stale_matches` closes matches nobody touches any more (services.matches_close_stale).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from celery import shared_task
+
+log = logging.getLogger(__name__)
+
+
+def schedule_deadline(match_id: int, game_id: int, turn_number: int, deadline: datetime) -> None:
+    """Called after commit by the match services when a timed turn starts."""
+    enforce_deadline.apply_async((match_id, game_id, turn_number), eta=deadline)
+
+
+@shared_task(name="games.enforce_deadline", acks_late=True, ignore_result=True)
+def enforce_deadline(match_id: int, game_id: int, turn_number: int) -> None:
+    from games.services import game_deadline_enforce
+
+    wait = game_deadline_enforce(match_id=match_id, game_id=game_id, turn_number=turn_number)
+    if wait is not None:  # woken early (clock skew between hosts): never act before the deadline
+        enforce_deadline.apply_async((match_id, game_id, turn_number), countdown=wait)
+
+
+@shared_task(name="games.sweep_deadlines", ignore_result=True, expires=5)
+def sweep_deadlines() -> int:
+    from games.services import game_deadline_enforce, game_deadlines_due
+
+    enforced = 0
+    for match_id, game_id, turn_number in game_deadlines_due():
+        try:
+            game_deadline_enforce(
+                match_id=match_id, game_id=game_id, turn_number=turn_number, skip_locked=True
+            )
+            enforced += 1
+        except Exception:  # one broken match must not stop the others being enforced
+            log.exception("enforcing the deadline of match %s failed", match_id)
+    return enforced
+
+
+@shared_task(name="games.close_stale_matches", ignore_result=True, expires=300)
+def close_stale_matches() -> int:
+    from games.services import matches_close_stale
+
+    return matches_close_stale()
