@@ -37,3 +37,8 @@ clean-data:
 .PHONY: bench-live
 bench-live: $(STAMP)
 	$(PY) -m bench.live_load $(BENCH_ARGS)
+
+# Timeout lateness through the real worker (bench/timeouts.py): make bench-timeouts BENCH_ARGS="--matches 100"
+.PHONY: bench-timeouts
+bench-timeouts: $(STAMP)
+	$(PY) -m bench.timeouts $(BENCH_ARGS)
