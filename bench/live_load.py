@@ -704,6 +704,10 @@ def summarise(arguments, result: dict, database: dict, daphne_count: int) -> str
         "cpu seconds during load (% of one core): "
         + ", ".join(f"{k}={v:.1f}s ({100 * v / elapsed:.0f}%)" for k, v in sorted(cpu.items())),
     ]
+    ours = sum(cpu.values())
+    machine = result["machine_cpu_percent"] / 100 * (os.cpu_count() or 1) * elapsed
+    lines.append(f"other processes on the machine (not started here) used ~{max(0.0, machine - ours):.0f} cpu-s "
+                 f"of {(os.cpu_count() or 1) * elapsed:.0f} available")  # fmt: skip
     if daphne_cpu:
         lines.append(f"daphne total cpu={sum(daphne_cpu.values()):.1f}s "
                      f"({100 * sum(daphne_cpu.values()) / elapsed:.0f}% of one core)")  # fmt: skip
