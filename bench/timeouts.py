@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--turn-seconds", type=int, default=30, choices=(30, 60, 90, 120))
     parser.add_argument("--spread", type=float, default=6.0, help="seconds over which matches start")
-    parser.add_argument("--sweep-seconds", default="1.0")
+    parser.add_argument("--sweep-seconds", default="0.5")
     arguments = parser.parse_args(argv)
 
     from config.embedded import EmbeddedServices

@@ -37,7 +37,11 @@ class EmbeddedPostgres:
         self._server = None
 
     def start(self) -> str:
-        os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
+        if not os.environ.get("XDG_RUNTIME_DIR"):
+            # pgserver keeps its lock file there; platformdirs wants a private (0700) folder.
+            runtime = Path(tempfile.gettempdir()) / f"nardy-runtime-{os.getuid()}"
+            runtime.mkdir(mode=0o700, exist_ok=True)
+            os.environ["XDG_RUNTIME_DIR"] = str(runtime)
         import pgserver
 
         self.data_dir.parent.mkdir(parents=True, exist_ok=True)

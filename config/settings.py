@@ -176,7 +176,7 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-deadlines": {
         "task": "games.sweep_deadlines",
-        "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "1.0")),
+        "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "0.5")),
         "options": {"expires": 5},
     },
     "close-stale-matches": {
