@@ -17,6 +17,7 @@ const DEFAULT_STRINGS = {
   won_match_reason: "{name} won the match ({reason})",
   reason_finished: "", reason_resigned: "resigned", reason_left: "left the table",
   reason_timeouts: "timeouts", reason_aborted: "aborted",
+  timed_out: "{name} ran out of time: the server plays this turn (timeout {n} of 3)",
   game_over: "{name} won game {game}: {result}, {points}", oin: "oin", mars: "mars",
   point_one: "1 point", points_many: "{n} points",
   passed: "No legal move: {dice}, turn passes", opening: "Opening roll: White {white}, Black {black}",
@@ -224,7 +225,16 @@ export class MatchApp {
         }), 6000);
         break;
       }
+      case "timeout": {
+        const p = st.match.players.find((x) => x.seat === d.seat);
+        this.toast(this.t("timed_out", { name: p ? p.username : "?", n: d.timeouts }), 5000, "bad");
+        break;
+      }
       case "match_over": {
+        if (d.winner_seat === null || d.winner_seat === undefined) {
+          this.toast(this.t("aborted"), 8000);
+          break;
+        }
         const p = st.match.players.find((x) => x.seat === d.winner_seat);
         const name = p ? p.username : "?";
         const reason = this.t(`reason_${d.reason}`);
