@@ -13,6 +13,7 @@ from collections import deque
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.consumer import get_handler_name
 from django.utils.translation import gettext as _
 
 from accounts.signals import user_group_name
@@ -40,6 +41,20 @@ class SiteSocket(AsyncWebsocketConsumer):
         if self.user_group:
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
         await self.on_close()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, without its `aclose_old_connections()` hop before every message.
+
+        That hop runs on the process's one thread-sensitive worker thread, so each relayed event
+        waited behind other sockets' database work. Our handlers never use the ORM themselves:
+        every database call goes through DatabaseSyncToAsync, which closes stale connections
+        around itself in its own thread — a consumer woken by a group event never meets a stale
+        connection.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def on_open(self) -> None:
         """Subclasses: join groups, send the first snapshot."""

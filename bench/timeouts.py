@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import secrets
 import signal
@@ -88,7 +89,8 @@ async def listen(deadlines: dict[int, float], received: dict[int, list[float]], 
         except TimeoutError:
             continue
         now = time.time()
-        for event in message.get("events", []):
+        for wire in message.get("events", []):
+            event = json.loads(wire["text"])
             if event["kind"] == "timeout":
                 received.setdefault(event["state"]["match"]["id"], []).append(now)
 

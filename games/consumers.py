@@ -1,7 +1,7 @@
 """Match and lobby sockets: authenticate, parse, call a service, answer the sender, relay events.
 
 No rules and no ORM here (CONVENTIONS.md): services do the writes, selectors the reads, both
-through `database_sync_to_async` (which closes stale connections around every call).
+through `in_database_thread` (which closes stale connections around every call).
 """
 
 from __future__ import annotations
@@ -10,13 +10,24 @@ import asyncio
 import contextlib
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from django.utils.translation import gettext as _
 
 from accounts.consumers import SiteSocket
 from games import presence, selectors, services
-from games.events import LOBBY_GROUP, match_group
+from games.events import LOBBY_GROUP, deferred_publishing, match_group, publish_async
 from games.protocol import Command, ProtocolError, parse_command
+
+
+def in_database_thread(function):
+    """Run `function` in a worker thread with a fresh database connection from the pool.
+
+    Not thread-sensitive: channels' default runs every socket's database work of a process on one
+    shared thread, so a step waited behind all others (bench/live_load.py). Services lock the match
+    row, so commands for one match stay serialised; stale connections are closed around each call
+    (channels.db.DatabaseSyncToAsync).
+    """
+    return DatabaseSyncToAsync(function, thread_sensitive=False)
 
 CLOSE_NOT_FOUND = 4404
 LOBBY_DEBOUNCE_SECONDS = 0.5
@@ -35,7 +46,7 @@ class MatchSocket(SiteSocket):
         # Join first, then read: an event committed in between arrives after the snapshot and is
         # dropped by version, so nothing is missed and nothing is applied twice.
         await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
-        snapshot = await database_sync_to_async(selectors.match_snapshot)(self.match_id)
+        snapshot = await in_database_thread(selectors.match_snapshot)(self.match_id)
         if snapshot is None:
             await self.send_error("not_found", _("There is no such match."))
             await self.close(code=CLOSE_NOT_FOUND)
@@ -72,7 +83,7 @@ class MatchSocket(SiteSocket):
 
     async def _send_snapshot(self, snapshot=None) -> None:
         if snapshot is None:
-            snapshot = await database_sync_to_async(selectors.match_snapshot)(self.match_id)
+            snapshot = await in_database_thread(selectors.match_snapshot)(self.match_id)
         version, state = snapshot
         players, spectators = await presence.presence_of(self.match_id)
         state["presence"], state["spectators"] = players, spectators
@@ -125,11 +136,18 @@ class MatchSocket(SiteSocket):
             )  # fmt: skip
             return
         try:
-            match = await database_sync_to_async(self._run)(command, user)
+            match, published = await in_database_thread(self._run_collecting)(command, user)
         except services.CommandError as error:
             await self.send_error(error.code, error.message, reply_to=message)
             return
+        for match_id, events, lobby in published:
+            await publish_async(match_id, events, lobby=lobby)
         await self.send_json({"type": "ack", "id": command.id, "version": match.version})
+
+    def _run_collecting(self, command: Command, user):
+        with deferred_publishing() as published:
+            match = self._run(command, user)
+        return match, published
 
     def _run(self, command: Command, user):
         arguments = {"user": user, "match_id": self.match_id}
@@ -152,11 +170,11 @@ class MatchSocket(SiteSocket):
             if event["version"] <= self.version:
                 continue  # already in the snapshot this socket sent
             if event["version"] != self.version + 1:
-                # A gap (should not happen within one publisher): send a fresh snapshot instead.
+                # A gap (two commands' events published out of order): a fresh snapshot instead.
                 await self._send_snapshot()
                 return
             self.version = event["version"]
-            await self.send_json(event)
+            await self.send(text_data=event["text"])  # serialised once by the publisher
 
     async def match_presence(self, message: dict[str, Any]) -> None:
         await self.send_json(
@@ -179,7 +197,7 @@ class LobbySocket(SiteSocket):
             self._pending.cancel()
 
     async def _send_lobby(self) -> None:
-        state = await database_sync_to_async(selectors.lobby_state)()
+        state = await in_database_thread(selectors.lobby_state)()
         counts = await presence.spectator_counts([match["id"] for match in state["live"]])
         for match in state["live"]:
             match["spectators"] = counts.get(match["id"], 0)

@@ -5,6 +5,10 @@ process unless the transaction commits.
 
 from __future__ import annotations
 
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +35,7 @@ class MatchContext:
     moves: list[MoveState]
     usernames: dict[int, str]
     ratings: dict[int, int]
+    auto_roll: set[int] = field(default_factory=set)  # players who roll automatically
     events: list[dict[str, Any]] = field(default_factory=list)
     lobby_changed: bool = False
     # The turn that was open when the match was locked: when another one is open at the end of the
@@ -80,14 +85,40 @@ class MatchContext:
             transaction.on_commit(lambda: schedule_deadline(match_id, *turn, deadline))
 
 
+# A consumer's worker thread collects what its service call publishes and sends it from the event
+# loop afterwards, so the thread is not held while Redis answers (bench/live_load.py showed that
+# wait queueing every other socket's commands behind it).
+_deferred = threading.local()
+
+
+@contextmanager
+def deferred_publishing() -> Iterator[list[tuple[int, list[dict[str, Any]], bool]]]:
+    """Within this block, `publish` (run by on_commit) appends to the yielded list instead."""
+    sink: list[tuple[int, list[dict[str, Any]], bool]] = []
+    _deferred.sink = sink
+    try:
+        yield sink
+    finally:
+        _deferred.sink = None
+
+
 def publish(match_id: int, events: list[dict[str, Any]], *, lobby: bool = False) -> None:
     """Send committed events to everyone watching the match (and tell the lobby)."""
+    sink = getattr(_deferred, "sink", None)
+    if sink is not None:
+        sink.append((match_id, events, lobby))
+        return
+    async_to_sync(publish_async)(match_id, events, lobby=lobby)
+
+
+async def publish_async(match_id: int, events: list[dict[str, Any]], *, lobby: bool = False) -> None:
     layer = get_channel_layer()
-
-    async def send_all() -> None:
-        if events:
-            await layer.group_send(match_group(match_id), {"type": "match.events", "events": events})
-        if lobby:
-            await layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
-
-    async_to_sync(send_all)()
+    if events:
+        # Serialised once here, not once per receiving socket.
+        wire = [
+            {"version": event["version"], "text": json.dumps(event, separators=(",", ":"))}
+            for event in events
+        ]
+        await layer.group_send(match_group(match_id), {"type": "match.events", "events": wire})
+    if lobby:
+        await layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})

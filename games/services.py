@@ -32,6 +32,7 @@ from games.rules import (
     rule_set,
     undo_step,
 )
+from ratings.models import INITIAL_RATING
 from ratings.selectors import ratings_of
 
 # A chain of automatic passes (auto-roll with no legal step on both sides) stops after this many
@@ -67,13 +68,23 @@ def _lock(match_id: int) -> MatchContext:
 
 
 def _context(match: Match, game: Game | None, moves: list) -> MatchContext:
+    context = MatchContext(match=match, game=game, moves=moves, usernames={}, ratings={})
+    _add_players(context, [user_id for user_id in (match.creator_id, match.opponent_id) if user_id])
+    return context
+
+
+def _add_players(context: MatchContext, user_ids: list[int]) -> None:
+    """Names, ratings and the auto-roll preference of the players, in one query."""
     from accounts.models import User
 
-    user_ids = [user_id for user_id in (match.creator_id, match.opponent_id) if user_id]
-    usernames = dict(User.objects.filter(pk__in=user_ids).values_list("pk", "username"))
-    return MatchContext(
-        match=match, game=game, moves=moves, usernames=usernames, ratings=ratings_of(user_ids)
+    rows = User.objects.filter(pk__in=user_ids).values_list(
+        "pk", "username", "auto_roll", "rating__value"
     )
+    for user_id, username, auto_roll, rating in rows:
+        context.usernames[user_id] = username
+        context.ratings[user_id] = INITIAL_RATING if rating is None else rating
+        if auto_roll:
+            context.auto_roll.add(user_id)
 
 
 def _seat_of_player(context: MatchContext, user_id: int | None) -> int:
@@ -212,8 +223,7 @@ def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
         match.status = MatchStatus.ACTIVE
         match.started_at = timezone.now()
         match.reserve_ms_creator = match.reserve_ms_opponent = match.reserve_seconds * 1000
-        context.usernames[user.pk] = user.username
-        context.ratings.update(ratings_of([user.pk]))
+        _add_players(context, [user.pk])
         _start_game(context, number=1, starter_seat=None)
         context.lobby_changed = True
         _save(context)
@@ -417,14 +427,12 @@ def _spend_reserve(match: Match, game: Game, seat: int, now) -> None:
 
 def _maybe_auto_roll(context: MatchContext) -> None:
     """Roll at once for a mover who chose "roll automatically" (bounded chain of passes)."""
-    from accounts.models import User
-
     automatic_turns = sum(1 for event in context.events if event["kind"] == "rolled")
     game = context.game
     if automatic_turns >= MAX_AUTOMATIC_TURNS or game.phase != Phase.ROLL:
         return
     mover_id = context.match.player_id(game.seat_of_side(game.turn))
-    if User.objects.filter(pk=mover_id, auto_roll=True).exists():
+    if mover_id in context.auto_roll:
         _roll(context)
 
 
