@@ -7,8 +7,8 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games.models import Game, Match, MatchStatus
-from games.protocol import match_state, move_of_turn, rules_state
+from games.models import Game, Match, MatchStatus, Turn
+from games.protocol import MoveState, match_state, move_of_turn, rules_state
 from ratings.selectors import ratings_of
 
 LOBBY_LIMIT = 100
@@ -18,13 +18,27 @@ def current_game(match: Match) -> Game | None:
     return match.games.order_by("-number").first()
 
 
+def game_moves(game: Game | None) -> list[MoveState]:
+    """A game's move log as wire dicts (read as plain values: no model instances on this hot path,
+    which every command and snapshot takes)."""
+    if game is None:
+        return []
+    rows = Turn.objects.filter(game=game).order_by("number")
+    return [
+        {"number": number, "side": side, "dice": list(dice), "steps": steps, "by_server": by_server}
+        for number, side, dice, steps, by_server in rows.values_list(
+            "number", "side", "dice", "steps", "by_server"
+        )
+    ]
+
+
 def match_snapshot(match_id: int) -> tuple[int, dict[str, Any]] | None:
     """(version, state) of a match as it is committed now, or None when it does not exist."""
     match = Match.objects.select_related("creator", "opponent").filter(pk=match_id).first()
     if match is None:
         return None
     game = current_game(match)
-    moves = [move_of_turn(turn) for turn in game.turns.order_by("number")] if game else []
+    moves = game_moves(game)
     users = [user for user in (match.creator, match.opponent) if user is not None]
     state = match_state(
         match,

@@ -18,7 +18,8 @@ from django.utils.translation import gettext as _
 from games import dice as dice_source
 from games.events import MatchContext
 from games.models import EndReason, Game, Match, MatchStatus, Phase, Turn
-from games.protocol import move_of_turn, step_to_wire, turn_state_of
+from games.protocol import step_to_wire, turn_state_of
+from games.selectors import current_game, game_moves
 from games.rules import (
     START_BOARD,
     IllegalMove,
@@ -58,11 +59,8 @@ def _lock(match_id: int) -> MatchContext:
         match = Match.objects.select_for_update().get(pk=match_id)
     except Match.DoesNotExist:
         raise CommandError("not_found", _("There is no such match.")) from None
-    game = match.games.order_by("-number").first()
-    moves = []
-    if game is not None:
-        moves = [move_of_turn(turn) for turn in game.turns.order_by("number")]
-    context = _context(match, game, moves)
+    game = current_game(match)
+    context = _context(match, game, game_moves(game))
     context.turn_at_start = context.open_turn()
     return context
 
