@@ -12,8 +12,8 @@ import time
 from collections import deque
 from typing import Any
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.translation import gettext as _
 
 from accounts.signals import user_group_name

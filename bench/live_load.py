@@ -36,7 +36,6 @@ import resource
 import secrets
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -342,7 +341,12 @@ class Player:
         stats = self.client.stats
         try:
             await asyncio.sleep(delay)
-            if self.client.stopping or self.closed or self.version != version or self.awaiting_snapshot:
+            if (
+                self.client.stopping
+                or self.closed
+                or self.version != version
+                or self.awaiting_snapshot
+            ):
                 if self.version == version:
                     self.acted_version = None
                 return
@@ -687,7 +691,7 @@ def summarise(arguments, result: dict, database: dict, daphne_count: int) -> str
         f"rolls sent={result['rolls_sent']}, turns completed={result['turns']}, "
         f"games finished={result['games_finished']}",
         f"round trip ms (step sent -> opponent & spectators got the event): "
-        f"p50={percentile(rtt, .5):.1f} p99={percentile(rtt, .99):.1f} "
+        f"p50={percentile(rtt, 0.5):.1f} p99={percentile(rtt, 0.99):.1f} "
         f"max={rtt[-1] if rtt else float('nan'):.1f} (n={len(rtt)}; "
         f"deliveries expected={result['deliveries_expected']}, missing={result['deliveries_missing']})",
         f"errors={sum(errors.values())} (by code: {errors}), "
@@ -697,7 +701,7 @@ def summarise(arguments, result: dict, database: dict, daphne_count: int) -> str
         f"consistent matches: {consistent}/{arguments.matches}",
         *inconsistent,
         f"sockets={result['sockets']} opened in {result['connect_seconds']:.1f} s "
-        f"(connect p50={percentile(result['connect_ms'], .5):.0f} ms "
+        f"(connect p50={percentile(result['connect_ms'], 0.5):.0f} ms "
         f"max={percentile(result['connect_ms'], 1.0):.0f} ms)",
         f"machine: nproc={os.cpu_count()} loadavg={load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
         f"cpu busy during load={result['machine_cpu_percent']:.0f}%",
@@ -830,7 +834,9 @@ def orchestrate(arguments) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    parser = argparse.ArgumentParser(prog="python -m bench.live_load", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.live_load", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--spectators-per-match", type=int, default=1)
     parser.add_argument("--step-interval", type=float, default=2.0)
@@ -840,7 +846,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connect-timeout", type=float, default=300.0)
     parser.add_argument("--connect-concurrency", type=int, default=50)
     parser.add_argument("--client", nargs=2, metavar=("PLAN", "OUT"), help=argparse.SUPPRESS)
-    parser.add_argument("--django-task", nargs=3, metavar=("TASK", "IN", "OUT"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--django-task", nargs=3, metavar=("TASK", "IN", "OUT"), help=argparse.SUPPRESS
+    )
     arguments = parser.parse_args(argv)
     if arguments.client:
         return client_main(*arguments.client)

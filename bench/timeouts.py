@@ -51,7 +51,9 @@ def wait_for_worker(name: str, timeout: float = 60) -> None:
     raise TimeoutError(f"worker {name} did not answer")
 
 
-def create_matches(count: int, turn_seconds: int, tag: str, spread_seconds: float) -> dict[int, float]:
+def create_matches(
+    count: int, turn_seconds: int, tag: str, spread_seconds: float
+) -> dict[int, float]:
     """`count` accepted timed matches, started evenly over `spread_seconds`; match id → deadline."""
     from allauth.account.models import EmailAddress
 
@@ -63,7 +65,10 @@ def create_matches(count: int, turn_seconds: int, tag: str, spread_seconds: floa
         white = User.objects.create_user(f"{tag}w{index}", f"{tag}w{index}@bench.invalid", None)
         black = User.objects.create_user(f"{tag}b{index}", f"{tag}b{index}@bench.invalid", None)
         EmailAddress.objects.bulk_create(
-            [EmailAddress(user=u, email=u.email, verified=True, primary=True) for u in (white, black)]
+            [
+                EmailAddress(user=u, email=u.email, verified=True, primary=True)
+                for u in (white, black)
+            ]
         )
         match = services.match_create(creator=white, turn_seconds=turn_seconds, rated=False)
         services.match_accept(user=black, match_id=match.pk)
@@ -73,7 +78,9 @@ def create_matches(count: int, turn_seconds: int, tag: str, spread_seconds: floa
     return deadlines
 
 
-async def listen(deadlines: dict[int, float], received: dict[int, list[float]], stop_at: float) -> None:
+async def listen(
+    deadlines: dict[int, float], received: dict[int, list[float]], stop_at: float
+) -> None:
     """Record when each match's server turn (or match end) is published."""
     from channels.layers import get_channel_layer
 
@@ -96,7 +103,9 @@ async def listen(deadlines: dict[int, float], received: dict[int, list[float]], 
 
 
 def report(title: str, deadlines: dict[int, float], received: dict[int, list[float]]) -> str:
-    lateness_ms = sorted((received[m][0] - deadlines[m]) * 1000 for m in deadlines if received.get(m))
+    lateness_ms = sorted(
+        (received[m][0] - deadlines[m]) * 1000 for m in deadlines if received.get(m)
+    )
     missing = sum(1 for m in deadlines if not received.get(m))
     twice = sum(1 for m in deadlines if len(received.get(m, [])) > 1)
     early = sum(1 for value in lateness_ms if value < 0)
@@ -113,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.timeouts")
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--turn-seconds", type=int, default=30, choices=(30, 60, 90, 120))
-    parser.add_argument("--spread", type=float, default=6.0, help="seconds over which matches start")
+    parser.add_argument(
+        "--spread", type=float, default=6.0, help="seconds over which matches start"
+    )
     parser.add_argument("--sweep-seconds", default="0.5")
     arguments = parser.parse_args(argv)
 
@@ -127,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
             prepare_bench_database(environment)
         environment.update(
             REDIS_PREFIX=f"nardy-bench-{token}", CELERY_QUEUE=f"nardy-bench-{token}",
-            DJANGO_SETTINGS_MODULE="config.settings", DEADLINE_SWEEP_SECONDS=arguments.sweep_seconds,
+            DJANGO_SETTINGS_MODULE="config.settings",
+            DEADLINE_SWEEP_SECONDS=arguments.sweep_seconds,
             LOG_LEVEL="WARNING", DEBUG=environment.get("DEBUG", "1"),
         )  # fmt: skip
         os.environ.update(environment)
@@ -149,14 +161,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()}", flush=True)
 
             # Phase 1: the normal path.
-            deadlines = create_matches(arguments.matches, arguments.turn_seconds, f"n{token}", arguments.spread)
+            deadlines = create_matches(
+                arguments.matches, arguments.turn_seconds, f"n{token}", arguments.spread
+            )
             received: dict[int, list[float]] = {}
             asyncio.run(listen(deadlines, received, stop_at=max(deadlines.values()) + 20))
             time.sleep(2)  # anything enforced twice would show now
             print(report("normal path", deadlines, received), flush=True)
 
             # Phase 2: SIGKILL the worker half-way through the deadlines.
-            deadlines = create_matches(arguments.matches, arguments.turn_seconds, f"k{token}", arguments.spread)
+            deadlines = create_matches(
+                arguments.matches, arguments.turn_seconds, f"k{token}", arguments.spread
+            )
             received = {}
             halfway = sorted(deadlines.values())[len(deadlines) // 2]
 

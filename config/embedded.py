@@ -48,9 +48,7 @@ class EmbeddedPostgres:
         self._server = pgserver.get_server(
             self.data_dir, cleanup_mode="delete" if self.throwaway else "stop"
         )
-        exists = self._server.psql(
-            f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';"
-        )
+        exists = self._server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
         if "(1 row)" not in exists:
             self._server.psql(f"CREATE DATABASE {DATABASE_NAME};")
         socket_dir = self._server.get_postmaster_info().socket_dir
@@ -98,7 +96,9 @@ class EmbeddedRedis:
             "--logfile", str(self.data_dir / "redis.log"),
             "--maxclients", "10000",
         ]  # fmt: skip
-        self._process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, start_new_session=True)
+        self._process = subprocess.Popen(
+            arguments, stdin=subprocess.DEVNULL, start_new_session=True
+        )
         deadline = time.monotonic() + STARTUP_TIMEOUT_SECONDS
         while not self._answers(url):
             if self._process.poll() is not None:

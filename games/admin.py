@@ -6,7 +6,16 @@ from games.models import Game, Match, Turn
 class GameInline(admin.TabularInline):
     model = Game
     extra = 0
-    fields = ("number", "white_seat", "phase", "turn", "result", "winner_side", "points", "finished_at")
+    fields = (
+        "number",
+        "white_seat",
+        "phase",
+        "turn",
+        "result",
+        "winner_side",
+        "points",
+        "finished_at",
+    )
     readonly_fields = fields
     show_change_link = True
     can_delete = False

@@ -29,6 +29,7 @@ def in_database_thread(function):
     """
     return DatabaseSyncToAsync(function, thread_sensitive=False)
 
+
 CLOSE_NOT_FOUND = 4404
 LOBBY_DEBOUNCE_SECONDS = 0.5
 
@@ -178,7 +179,11 @@ class MatchSocket(SiteSocket):
 
     async def match_presence(self, message: dict[str, Any]) -> None:
         await self.send_json(
-            {"type": "presence", "presence": message["presence"], "spectators": message["spectators"]}
+            {
+                "type": "presence",
+                "presence": message["presence"],
+                "spectators": message["spectators"],
+            }
         )
 
 

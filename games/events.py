@@ -111,7 +111,9 @@ def publish(match_id: int, events: list[dict[str, Any]], *, lobby: bool = False)
     async_to_sync(publish_async)(match_id, events, lobby=lobby)
 
 
-async def publish_async(match_id: int, events: list[dict[str, Any]], *, lobby: bool = False) -> None:
+async def publish_async(
+    match_id: int, events: list[dict[str, Any]], *, lobby: bool = False
+) -> None:
     layer = get_channel_layer()
     if events:
         # Serialised once here, not once per receiving socket.

@@ -18,7 +18,9 @@ class MatchCreateForm(forms.Form):
     length = forms.TypedChoiceField(
         label=_("Match length"),
         coerce=int,
-        choices=[(length, _("%(points)d point(s)") % {"points": length}) for length in MATCH_LENGTHS],
+        choices=[
+            (length, _("%(points)d point(s)") % {"points": length}) for length in MATCH_LENGTHS
+        ],
         required=False,
         empty_value=None,
         help_text=_("Empty: the rule set's usual length (Traditional 1, Tournament 5)."),
@@ -27,14 +29,20 @@ class MatchCreateForm(forms.Form):
         label=_("Time per turn"),
         coerce=int,
         choices=[(0, _("untimed (casual only)"))]
-        + [(seconds, _("%(seconds)d seconds") % {"seconds": seconds}) for seconds in TURN_SECONDS_CHOICES],
+        + [
+            (seconds, _("%(seconds)d seconds") % {"seconds": seconds})
+            for seconds in TURN_SECONDS_CHOICES
+        ],
         initial=60,
     )
     reserve_seconds = forms.TypedChoiceField(
         label=_("Reserve bank"),
         coerce=int,
         choices=[(0, _("none"))]
-        + [(seconds, _("%(minutes)d min") % {"minutes": seconds // 60}) for seconds in RESERVE_SECONDS_CHOICES[1:]],
+        + [
+            (seconds, _("%(minutes)d min") % {"minutes": seconds // 60})
+            for seconds in RESERVE_SECONDS_CHOICES[1:]
+        ],
         initial=0,
     )
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
@@ -44,7 +52,9 @@ class MatchCreateForm(forms.Form):
     head_exception = forms.ChoiceField(
         label=_("Head exception"), choices=HeadException.choices, initial=HeadException.CLASSIC
     )
-    opening = forms.ChoiceField(label=_("Opening roll"), choices=Opening.choices, initial=Opening.REROLL)
+    opening = forms.ChoiceField(
+        label=_("Opening roll"), choices=Opening.choices, initial=Opening.REROLL
+    )
 
     def clean(self):
         cleaned = super().clean()

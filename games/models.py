@@ -137,7 +137,9 @@ class Match(models.Model):
             models.CheckConstraint(
                 condition=Q(end_reason__in=[*EndReason.values, ""]), name="match_end_reason_valid"
             ),
-            models.CheckConstraint(condition=Q(length__in=MATCH_LENGTHS), name="match_length_valid"),
+            models.CheckConstraint(
+                condition=Q(length__in=MATCH_LENGTHS), name="match_length_valid"
+            ),
             models.CheckConstraint(
                 condition=Q(turn_seconds__isnull=True) | Q(turn_seconds__in=TURN_SECONDS_CHOICES),
                 name="match_turn_seconds_valid",
@@ -218,7 +220,9 @@ class Game(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
-    white_seat = models.PositiveSmallIntegerField(help_text=_("seat (0 creator, 1 opponent) playing White"))
+    white_seat = models.PositiveSmallIntegerField(
+        help_text=_("seat (0 creator, 1 opponent) playing White")
+    )
     # The one-die opening roll of game 1 (RULES.md "Who starts"); later games are started by the
     # previous winner without one, so these stay empty there.
     opening_white = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -254,7 +258,9 @@ class Game(models.Model):
             models.UniqueConstraint(fields=["match", "number"], name="game_number_unique"),
             models.CheckConstraint(condition=Q(turn__in=SIDES), name="game_turn_valid"),
             models.CheckConstraint(condition=Q(phase__in=Phase.values), name="game_phase_valid"),
-            models.CheckConstraint(condition=Q(white_seat__in=(0, 1)), name="game_white_seat_valid"),
+            models.CheckConstraint(
+                condition=Q(white_seat__in=(0, 1)), name="game_white_seat_valid"
+            ),
             models.CheckConstraint(
                 condition=Q(result__in=[*GameResult.values, ""]), name="game_result_valid"
             ),

@@ -72,7 +72,9 @@ def step_from_wire(value: object) -> Step:
         raise ProtocolError("bad_field", "step must be [source, destination, die] (integers)")
     source, destination, die = value
     if not (1 <= source <= 24 and 0 <= destination <= 24 and 1 <= die <= 6):
-        raise ProtocolError("bad_field", "step out of range: source 1–24, destination 0–24, die 1–6")
+        raise ProtocolError(
+            "bad_field", "step out of range: source 1–24, destination 0–24, die 1–6"
+        )
     return Step(source, destination, die)
 
 

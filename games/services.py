@@ -19,7 +19,6 @@ from games import dice as dice_source
 from games.events import MatchContext
 from games.models import EndReason, Game, Match, MatchStatus, Phase, Turn
 from games.protocol import step_to_wire, turn_state_of
-from games.selectors import current_game, game_moves
 from games.rules import (
     START_BOARD,
     IllegalMove,
@@ -33,6 +32,7 @@ from games.rules import (
     rule_set,
     undo_step,
 )
+from games.selectors import current_game, game_moves
 from ratings.models import INITIAL_RATING
 from ratings.selectors import ratings_of
 
@@ -122,7 +122,7 @@ def _save(context: MatchContext) -> None:
     context.publish_on_commit()
 
 
-# --- Creating, accepting, cancelling ---------------------------------------------------------------
+# --- Creating, accepting, cancelling -------------------------------------------------------------
 
 
 def match_create(
@@ -165,7 +165,10 @@ def match_create(
         rated=rated,
     )
     already_open = _("You already have an open challenge; cancel it first.")
-    if not private and Match.objects.filter(creator=creator, status=MatchStatus.OPEN, private=False).exists():
+    if (
+        not private
+        and Match.objects.filter(creator=creator, status=MatchStatus.OPEN, private=False).exists()
+    ):
         raise CommandError("already_open", already_open)
     try:
         match.full_clean(exclude=["invite_token"])
@@ -285,7 +288,7 @@ def _set_deadline(match: Match, game: Game) -> None:
     )
 
 
-# --- Rolling, stepping, undoing --------------------------------------------------------------------
+# --- Rolling, stepping, undoing ------------------------------------------------------------------
 
 
 def game_roll(*, user, match_id: int, version: int | None) -> Match:
@@ -481,7 +484,7 @@ def _finish_match(context: MatchContext, *, winner_seat: int, reason: str) -> No
     context.record("match_over", {"winner_seat": winner_seat, "reason": reason})
 
 
-# --- Resigning, leaving, rematch -----------------------------------------------------------------------
+# --- Resigning, leaving, rematch -----------------------------------------------------------------
 
 
 def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:
@@ -557,7 +560,7 @@ def match_rematch_decline(*, user, match_id: int) -> Match:
     return match
 
 
-# --- Deadlines (timed play) -------------------------------------------------------------------------
+# --- Deadlines (timed play) ----------------------------------------------------------------------
 
 TIMEOUTS_TO_LOSE = 3  # the third timeout in a match loses it (RULES.md "Platform rules")
 

@@ -2,7 +2,8 @@
 
 - `enforce_deadline` is scheduled after commit for each turn's deadline (eta); the service checks
   under the match lock that the same turn is still open and that the deadline has passed.
-- `sweep_deadlines` runs every half second from beat (DEADLINE_SWEEP_SECONDS) and enforces any deadline whose task was lost:
+- `sweep_deadlines` runs every half second from beat (DEADLINE_SWEEP_SECONDS) and enforces any
+  deadline whose task was lost:
   a worker killed with SIGKILL keeps its prefetched eta tasks unacknowledged in Redis until the
   broker's visibility timeout (an hour), so the sweep is what keeps games moving.
 - `close_stale_matches` closes matches nobody touches any more (services.matches_close_stale).

@@ -19,7 +19,9 @@ def play(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "lobby": selectors.lobby_state(),
-        "current": selectors.player_open_match(request.user) if request.user.is_authenticated else None,
+        "current": selectors.player_open_match(request.user)
+        if request.user.is_authenticated
+        else None,
     }
     return render(request, "games/play.html", context)
 
@@ -71,7 +73,9 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         {
             "match": match,
             "ws_path": f"/ws/matches/{match.pk}/",
-            "replay_url": reverse("match_replay", kwargs={"match_id": match.pk}) if finished else "",
+            "replay_url": reverse("match_replay", kwargs={"match_id": match.pk})
+            if finished
+            else "",
             "invite_url": invite_url,
         },
     )

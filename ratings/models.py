@@ -22,7 +22,9 @@ class Rating(models.Model):
         verbose_name_plural = _("ratings")
         indexes = [models.Index(fields=["-value"], name="rating_value_desc")]
         constraints = [
-            models.CheckConstraint(condition=Q(wins__lte=models.F("matches")), name="rating_wins_le_matches")
+            models.CheckConstraint(
+                condition=Q(wins__lte=models.F("matches")), name="rating_wins_le_matches"
+            )
         ]
 
     def __str__(self) -> str:
@@ -35,7 +37,9 @@ class RatingChange(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="rating_changes")
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.CASCADE, related_name="rating_changes"
+    )
     before = models.IntegerField()
     after = models.IntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
@@ -47,3 +51,6 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "match"], name="rating_change_once_per_match")
         ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.before} → {self.after} (match #{self.match_id})"

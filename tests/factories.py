@@ -10,7 +10,9 @@ PASSWORD = "correct-horse-battery-staple-42"
 _counter = itertools.count(1)
 
 
-def make_user(username: str | None = None, *, password: str = PASSWORD, verified: bool = True, **extra):
+def make_user(
+    username: str | None = None, *, password: str = PASSWORD, verified: bool = True, **extra
+):
     from accounts.models import User
 
     number = next(_counter)

@@ -2,13 +2,13 @@
 
 import django.contrib.postgres.fields
 import django.db.models.deletion
-import games.models
 from django.conf import settings
 from django.db import migrations, models
 
+import games.models
+
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -17,179 +17,459 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Match',
+            name="Match",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('private', models.BooleanField(default=False, verbose_name='private invite')),
-                ('invite_token', models.CharField(default=games.models.new_invite_token, max_length=32, unique=True)),
-                ('rule_set_name', models.CharField(choices=[('traditional', 'Traditional'), ('tournament', 'Tournament')], default='traditional', max_length=16, verbose_name='rule set')),
-                ('six_block', models.CharField(choices=[('end_of_turn', 'checked at the end of the turn'), ('every_step', 'checked at every step')], max_length=16)),
-                ('head_exception', models.CharField(choices=[('classic', 'classic (6-6, 4-4, 3-3 on the first turn)'), ('generalised', 'generalised (also when one head checker is blocked)')], max_length=16)),
-                ('opening', models.CharField(choices=[('reroll', 'the starter rolls again'), ('play_roll', 'the starter plays the opening roll')], max_length=16)),
-                ('undo_allowed', models.BooleanField()),
-                ('length', models.PositiveSmallIntegerField(default=1, verbose_name='match length')),
-                ('turn_seconds', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='seconds per turn')),
-                ('reserve_seconds', models.PositiveSmallIntegerField(default=0, verbose_name='reserve seconds')),
-                ('rated', models.BooleanField(default=True, verbose_name='rated')),
-                ('status', models.CharField(choices=[('open', 'waiting for an opponent'), ('active', 'in play'), ('finished', 'finished'), ('cancelled', 'cancelled'), ('aborted', 'aborted')], db_index=True, default='open', max_length=16)),
-                ('score_creator', models.PositiveSmallIntegerField(default=0)),
-                ('score_opponent', models.PositiveSmallIntegerField(default=0)),
-                ('timeouts_creator', models.PositiveSmallIntegerField(default=0)),
-                ('timeouts_opponent', models.PositiveSmallIntegerField(default=0)),
-                ('reserve_ms_creator', models.PositiveIntegerField(default=0)),
-                ('reserve_ms_opponent', models.PositiveIntegerField(default=0)),
-                ('end_reason', models.CharField(blank=True, choices=[('finished', 'played to the end'), ('resigned', 'resigned'), ('left', 'left the table'), ('timeouts', 'three timeouts'), ('aborted', 'aborted')], max_length=16)),
-                ('rematch_offered_by', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('rematch_declined', models.BooleanField(default=False)),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('last_activity_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('creator', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='created_matches', to=settings.AUTH_USER_MODEL, verbose_name='creator (seat 0)')),
-                ('opponent', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='joined_matches', to=settings.AUTH_USER_MODEL, verbose_name='opponent (seat 1)')),
-                ('rematch', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='rematch_of', to='games.match')),
-                ('winner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='won_matches', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("private", models.BooleanField(default=False, verbose_name="private invite")),
+                (
+                    "invite_token",
+                    models.CharField(
+                        default=games.models.new_invite_token, max_length=32, unique=True
+                    ),
+                ),
+                (
+                    "rule_set_name",
+                    models.CharField(
+                        choices=[("traditional", "Traditional"), ("tournament", "Tournament")],
+                        default="traditional",
+                        max_length=16,
+                        verbose_name="rule set",
+                    ),
+                ),
+                (
+                    "six_block",
+                    models.CharField(
+                        choices=[
+                            ("end_of_turn", "checked at the end of the turn"),
+                            ("every_step", "checked at every step"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "head_exception",
+                    models.CharField(
+                        choices=[
+                            ("classic", "classic (6-6, 4-4, 3-3 on the first turn)"),
+                            ("generalised", "generalised (also when one head checker is blocked)"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "opening",
+                    models.CharField(
+                        choices=[
+                            ("reroll", "the starter rolls again"),
+                            ("play_roll", "the starter plays the opening roll"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("undo_allowed", models.BooleanField()),
+                (
+                    "length",
+                    models.PositiveSmallIntegerField(default=1, verbose_name="match length"),
+                ),
+                (
+                    "turn_seconds",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="seconds per turn"
+                    ),
+                ),
+                (
+                    "reserve_seconds",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="reserve seconds"),
+                ),
+                ("rated", models.BooleanField(default=True, verbose_name="rated")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "waiting for an opponent"),
+                            ("active", "in play"),
+                            ("finished", "finished"),
+                            ("cancelled", "cancelled"),
+                            ("aborted", "aborted"),
+                        ],
+                        db_index=True,
+                        default="open",
+                        max_length=16,
+                    ),
+                ),
+                ("score_creator", models.PositiveSmallIntegerField(default=0)),
+                ("score_opponent", models.PositiveSmallIntegerField(default=0)),
+                ("timeouts_creator", models.PositiveSmallIntegerField(default=0)),
+                ("timeouts_opponent", models.PositiveSmallIntegerField(default=0)),
+                ("reserve_ms_creator", models.PositiveIntegerField(default=0)),
+                ("reserve_ms_opponent", models.PositiveIntegerField(default=0)),
+                (
+                    "end_reason",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("finished", "played to the end"),
+                            ("resigned", "resigned"),
+                            ("left", "left the table"),
+                            ("timeouts", "three timeouts"),
+                            ("aborted", "aborted"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("rematch_offered_by", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("rematch_declined", models.BooleanField(default=False)),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("last_activity_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                (
+                    "creator",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="created_matches",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="creator (seat 0)",
+                    ),
+                ),
+                (
+                    "opponent",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="joined_matches",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="opponent (seat 1)",
+                    ),
+                ),
+                (
+                    "rematch",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="rematch_of",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "winner",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="won_matches",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'match',
-                'verbose_name_plural': 'matches',
-                'ordering': ['-created_at'],
+                "verbose_name": "match",
+                "verbose_name_plural": "matches",
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('white_seat', models.PositiveSmallIntegerField(help_text='seat (0 creator, 1 opponent) playing White')),
-                ('opening_white', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('opening_black', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('opening_ties', models.JSONField(blank=True, default=list)),
-                ('start_board', django.contrib.postgres.fields.ArrayField(base_field=models.SmallIntegerField(), size=24)),
-                ('board', django.contrib.postgres.fields.ArrayField(base_field=models.SmallIntegerField(), help_text='the board now', size=24)),
-                ('turn_board', django.contrib.postgres.fields.ArrayField(base_field=models.SmallIntegerField(), help_text='the board when this turn started', size=24)),
-                ('turn', models.CharField(choices=[('w', 'White'), ('b', 'Black')], max_length=1)),
-                ('phase', models.CharField(choices=[('roll', 'to roll'), ('move', 'to move'), ('over', 'over')], default='roll', max_length=8)),
-                ('dice', django.contrib.postgres.fields.ArrayField(base_field=models.PositiveSmallIntegerField(), blank=True, null=True, size=2)),
-                ('steps', models.JSONField(blank=True, default=list, help_text='steps played this turn')),
-                ('turn_number', models.PositiveIntegerField(default=1)),
-                ('white_has_moved', models.BooleanField(default=False)),
-                ('black_has_moved', models.BooleanField(default=False)),
-                ('turn_started_at', models.DateTimeField()),
-                ('turn_deadline', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('result', models.CharField(blank=True, choices=[('oin', 'oin (1 point)'), ('mars', 'mars (2 points)')], max_length=4)),
-                ('winner_side', models.CharField(blank=True, max_length=1)),
-                ('points', models.PositiveSmallIntegerField(default=0)),
-                ('started_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='games.match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "white_seat",
+                    models.PositiveSmallIntegerField(
+                        help_text="seat (0 creator, 1 opponent) playing White"
+                    ),
+                ),
+                ("opening_white", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("opening_black", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("opening_ties", models.JSONField(blank=True, default=list)),
+                (
+                    "start_board",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.SmallIntegerField(), size=24
+                    ),
+                ),
+                (
+                    "board",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.SmallIntegerField(), help_text="the board now", size=24
+                    ),
+                ),
+                (
+                    "turn_board",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.SmallIntegerField(),
+                        help_text="the board when this turn started",
+                        size=24,
+                    ),
+                ),
+                ("turn", models.CharField(choices=[("w", "White"), ("b", "Black")], max_length=1)),
+                (
+                    "phase",
+                    models.CharField(
+                        choices=[("roll", "to roll"), ("move", "to move"), ("over", "over")],
+                        default="roll",
+                        max_length=8,
+                    ),
+                ),
+                (
+                    "dice",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.PositiveSmallIntegerField(), blank=True, null=True, size=2
+                    ),
+                ),
+                (
+                    "steps",
+                    models.JSONField(blank=True, default=list, help_text="steps played this turn"),
+                ),
+                ("turn_number", models.PositiveIntegerField(default=1)),
+                ("white_has_moved", models.BooleanField(default=False)),
+                ("black_has_moved", models.BooleanField(default=False)),
+                ("turn_started_at", models.DateTimeField()),
+                ("turn_deadline", models.DateTimeField(blank=True, db_index=True, null=True)),
+                (
+                    "result",
+                    models.CharField(
+                        blank=True,
+                        choices=[("oin", "oin (1 point)"), ("mars", "mars (2 points)")],
+                        max_length=4,
+                    ),
+                ),
+                ("winner_side", models.CharField(blank=True, max_length=1)),
+                ("points", models.PositiveSmallIntegerField(default=0)),
+                ("started_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="games",
+                        to="games.match",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'game',
-                'verbose_name_plural': 'games',
-                'ordering': ['match', 'number'],
+                "verbose_name": "game",
+                "verbose_name_plural": "games",
+                "ordering": ["match", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Turn',
+            name="Turn",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('side', models.CharField(max_length=1)),
-                ('dice', django.contrib.postgres.fields.ArrayField(base_field=models.PositiveSmallIntegerField(), size=2)),
-                ('steps', models.JSONField(blank=True, default=list)),
-                ('board_after', django.contrib.postgres.fields.ArrayField(base_field=models.SmallIntegerField(), size=24)),
-                ('by_server', models.BooleanField(default=False)),
-                ('started_at', models.DateTimeField()),
-                ('finished_at', models.DateTimeField()),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='turns', to='games.game')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='turns', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("side", models.CharField(max_length=1)),
+                (
+                    "dice",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.PositiveSmallIntegerField(), size=2
+                    ),
+                ),
+                ("steps", models.JSONField(blank=True, default=list)),
+                (
+                    "board_after",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.SmallIntegerField(), size=24
+                    ),
+                ),
+                ("by_server", models.BooleanField(default=False)),
+                ("started_at", models.DateTimeField()),
+                ("finished_at", models.DateTimeField()),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="turns",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="turns",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'turn',
-                'verbose_name_plural': 'turns',
-                'ordering': ['game', 'number'],
+                "verbose_name": "turn",
+                "verbose_name_plural": "turns",
+                "ordering": ["game", "number"],
             },
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['status', '-created_at'], name='match_status_created'),
+            model_name="match",
+            index=models.Index(fields=["status", "-created_at"], name="match_status_created"),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(('status__in', ['open', 'active', 'finished', 'cancelled', 'aborted'])), name='match_status_valid'),
+            model_name="match",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("status__in", ["open", "active", "finished", "cancelled", "aborted"])
+                ),
+                name="match_status_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(('end_reason__in', ['finished', 'resigned', 'left', 'timeouts', 'aborted', ''])), name='match_end_reason_valid'),
+            model_name="match",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("end_reason__in", ["finished", "resigned", "left", "timeouts", "aborted", ""])
+                ),
+                name="match_end_reason_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(('length__in', (1, 3, 5, 7))), name='match_length_valid'),
+            model_name="match",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("length__in", (1, 3, 5, 7))), name="match_length_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(('turn_seconds__isnull', True), ('turn_seconds__in', (30, 60, 90, 120)), _connector='OR'), name='match_turn_seconds_valid'),
+            model_name="match",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("turn_seconds__isnull", True),
+                    ("turn_seconds__in", (30, 60, 90, 120)),
+                    _connector="OR",
+                ),
+                name="match_turn_seconds_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(('reserve_seconds__in', (0, 60, 120, 300))), name='match_reserve_seconds_valid'),
+            model_name="match",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("reserve_seconds__in", (0, 60, 120, 300))),
+                name="match_reserve_seconds_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(('rated', False), ('turn_seconds__isnull', False), _connector='OR'), name='match_rated_is_timed'),
+            model_name="match",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("rated", False), ("turn_seconds__isnull", False), _connector="OR"
+                ),
+                name="match_rated_is_timed",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(('opponent__isnull', True), models.Q(('opponent', models.F('creator')), _negated=True), _connector='OR'), name='match_two_distinct_players'),
+            model_name="match",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("opponent__isnull", True),
+                    models.Q(("opponent", models.F("creator")), _negated=True),
+                    _connector="OR",
+                ),
+                name="match_two_distinct_players",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('status__in', ['open', 'active']), _negated=True), models.Q(('end_reason', ''), ('winner__isnull', True)), _connector='OR'), name='match_no_result_while_playing'),
+            model_name="match",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("status__in", ["open", "active"]), _negated=True),
+                    models.Q(("end_reason", ""), ("winner__isnull", True)),
+                    _connector="OR",
+                ),
+                name="match_no_result_while_playing",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(('status', 'open'), ('status', 'cancelled'), ('opponent__isnull', False), _connector='OR'), name='match_started_has_opponent'),
+            model_name="match",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("status", "open"),
+                    ("status", "cancelled"),
+                    ("opponent__isnull", False),
+                    _connector="OR",
+                ),
+                name="match_started_has_opponent",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.UniqueConstraint(condition=models.Q(('private', False), ('status', 'open')), fields=('creator',), name='match_one_open_challenge_per_player'),
+            model_name="match",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("private", False), ("status", "open")),
+                fields=("creator",),
+                name="match_one_open_challenge_per_player",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.UniqueConstraint(fields=('match', 'number'), name='game_number_unique'),
+            model_name="game",
+            constraint=models.UniqueConstraint(
+                fields=("match", "number"), name="game_number_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('turn__in', ('w', 'b'))), name='game_turn_valid'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("turn__in", ("w", "b"))), name="game_turn_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('phase__in', ['roll', 'move', 'over'])), name='game_phase_valid'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("phase__in", ["roll", "move", "over"])), name="game_phase_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('white_seat__in', (0, 1))), name='game_white_seat_valid'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("white_seat__in", (0, 1))), name="game_white_seat_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('result__in', ['oin', 'mars', ''])), name='game_result_valid'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("result__in", ["oin", "mars", ""])), name="game_result_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('points__in', (0, 1, 2))), name='game_points_valid'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("points__in", (0, 1, 2))), name="game_points_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('opening_white__isnull', True), models.Q(('opening_white', models.F('opening_black')), _negated=True), _connector='OR'), name='game_opening_not_tied'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("opening_white__isnull", True),
+                    models.Q(("opening_white", models.F("opening_black")), _negated=True),
+                    _connector="OR",
+                ),
+                name="game_opening_not_tied",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='turn',
-            constraint=models.UniqueConstraint(fields=('game', 'number'), name='turn_number_unique'),
+            model_name="turn",
+            constraint=models.UniqueConstraint(
+                fields=("game", "number"), name="turn_number_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='turn',
-            constraint=models.CheckConstraint(condition=models.Q(('side__in', ('w', 'b'))), name='turn_side_valid'),
+            model_name="turn",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("side__in", ("w", "b"))), name="turn_side_valid"
+            ),
         ),
     ]

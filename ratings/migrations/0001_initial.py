@@ -6,47 +6,86 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0001_initial'),
+        ("games", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Rating',
+            name="Rating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('value', models.IntegerField(default=1500, verbose_name='rating')),
-                ('matches', models.PositiveIntegerField(default=0, verbose_name='rated matches')),
-                ('wins', models.PositiveIntegerField(default=0, verbose_name='wins')),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='rating', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("value", models.IntegerField(default=1500, verbose_name="rating")),
+                ("matches", models.PositiveIntegerField(default=0, verbose_name="rated matches")),
+                ("wins", models.PositiveIntegerField(default=0, verbose_name="wins")),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'rating',
-                'verbose_name_plural': 'ratings',
-                'indexes': [models.Index(fields=['-value'], name='rating_value_desc')],
-                'constraints': [models.CheckConstraint(condition=models.Q(('wins__lte', models.F('matches'))), name='rating_wins_le_matches')],
+                "verbose_name": "rating",
+                "verbose_name_plural": "ratings",
+                "indexes": [models.Index(fields=["-value"], name="rating_value_desc")],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("wins__lte", models.F("matches"))),
+                        name="rating_wins_le_matches",
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingChange',
+            name="RatingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('before', models.IntegerField()),
-                ('after', models.IntegerField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='games.match')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("before", models.IntegerField()),
+                ("after", models.IntegerField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'rating change',
-                'verbose_name_plural': 'rating changes',
-                'ordering': ['-created_at'],
-                'constraints': [models.UniqueConstraint(fields=('user', 'match'), name='rating_change_once_per_match')],
+                "verbose_name": "rating change",
+                "verbose_name_plural": "rating changes",
+                "ordering": ["-created_at"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("user", "match"), name="rating_change_once_per_match"
+                    )
+                ],
             },
         ),
     ]

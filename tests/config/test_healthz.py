@@ -32,7 +32,8 @@ def test_healthz_503_names_the_missing_worker(test_database_name):
         test_database_name, REDIS_PREFIX="nardy-no-worker", CELERY_QUEUE="nardy-no-worker"
     )
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "config.asgi:application"],
         cwd=ROOT, env=environment,
     )  # fmt: skip
     answers = []

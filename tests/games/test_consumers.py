@@ -96,17 +96,26 @@ async def test_snapshot_events_acks_and_errors_only_to_the_sender(match_setup, s
     # The sender gets the event and its ack (in either order: the ack does not wait for Redis).
     received = await receive_kinds(white_socket, 2)
     assert received["ack"] == {"type": "ack", "id": "w1", "version": match.version + 1}
-    for event in [received["event"]] + [await next_of_type(s, "event") for s in (black_socket, spectator)]:
+    for event in [received["event"]] + [
+        await next_of_type(s, "event") for s in (black_socket, spectator)
+    ]:
         assert (event["kind"], event["version"]) == ("rolled", match.version + 1)
         assert event["state"]["game"]["dice"] == [4, 2]
     # Nobody else got an ack or an error.
     for socket in (black_socket, spectator):
-        assert await socket.receive_nothing(timeout=0.3) or (await socket.receive_json_from())["type"] == "presence"
+        assert (
+            await socket.receive_nothing(timeout=0.3)
+            or (await socket.receive_json_from())["type"] == "presence"
+        )
 
     # An illegal step: error to White, nothing to anyone else, nothing changed.
-    await white_socket.send_json_to({"type": "step", "id": "w2", "version": match.version + 1, "step": [24, 19, 5]})
+    await white_socket.send_json_to(
+        {"type": "step", "id": "w2", "version": match.version + 1, "step": [24, 19, 5]}
+    )
     assert (await next_of_type(white_socket, "error"))["code"] == "illegal_step"
-    await white_socket.send_json_to({"type": "step", "id": "w3", "version": match.version + 1, "step": [24, 20, 4]})
+    await white_socket.send_json_to(
+        {"type": "step", "id": "w3", "version": match.version + 1, "step": [24, 20, 4]}
+    )
     assert set(await receive_kinds(white_socket, 2)) == {"ack", "event"}
     event = await next_of_type(black_socket, "event")
     assert event["kind"] == "step" and event["detail"]["step"] == [24, 20, 4]
@@ -157,7 +166,9 @@ async def test_malformed_frames_unknown_types_and_oversized_messages(match_setup
 
 
 async def test_unknown_match_closes_4404():
-    communicator = WebsocketCommunicator(application, "/ws/matches/999999/", headers=[ORIGIN, (b"host", b"localhost")])
+    communicator = WebsocketCommunicator(
+        application, "/ws/matches/999999/", headers=[ORIGIN, (b"host", b"localhost")]
+    )
     connected, _ = await communicator.connect()
     assert connected
     assert (await communicator.receive_json_from())["code"] == "not_found"

@@ -52,8 +52,12 @@ def test_a_timed_out_turn_is_rolled_and_played_by_the_server(active_match, playe
 def test_the_server_completes_a_turn_already_begun(active_match, players, fixed_dice):
     white, _ = players
     fixed_dice(5, 3)
-    version = services.game_roll(user=white, match_id=active_match.pk, version=active_match.version).version
-    services.game_step_play(user=white, match_id=active_match.pk, version=version, step=Step(24, 19, 5))
+    version = services.game_roll(
+        user=white, match_id=active_match.pk, version=active_match.version
+    ).version
+    services.game_step_play(
+        user=white, match_id=active_match.pk, version=version, step=Step(24, 19, 5)
+    )
     game = expire_in(active_match, -0.1, schedule=False)
     enforce(game)
     turn = Turn.objects.get(game=game)
@@ -75,7 +79,9 @@ def test_the_third_timeout_loses_the_match(active_match, players, fixed_dice):
         version = services.game_roll(user=black, match_id=match.pk, version=match.version).version
         state_steps = [Step(24, 20, 4), Step(20, 17, 3)]
         for step in state_steps:
-            version = services.game_step_play(user=black, match_id=match.pk, version=version, step=step).version
+            version = services.game_step_play(
+                user=black, match_id=match.pk, version=version, step=step
+            ).version
     match = Match.objects.get(pk=active_match.pk)
     game = expire_in(match, -0.1, schedule=False)
     enforce(game)
@@ -83,6 +89,38 @@ def test_the_third_timeout_loses_the_match(active_match, players, fixed_dice):
     assert (match.status, match.end_reason, match.winner) == ("finished", "timeouts", black)
     assert match.timeouts_creator == 3
     assert RatingChange.objects.filter(match=match).count() == 2  # rated: ratings move
+
+
+def race_last_step_against_timeout(white, match, game, version: int) -> dict[str, object]:
+    """White's last step and the deadline's enforcement, released at the same moment."""
+    start = threading.Barrier(2)
+    outcomes: dict[str, object] = {}
+
+    def last_step() -> None:
+        start.wait()
+        try:
+            services.game_step_play(
+                user=white, match_id=match.pk, version=version, step=Step(18, 13, 5)
+            )
+            outcomes["step"] = "applied"
+        except services.CommandError as error:
+            outcomes["step"] = error.code
+        finally:
+            connection.close()
+
+    def timeout() -> None:
+        start.wait()
+        while timezone.now() < game.turn_deadline:
+            pass
+        outcomes["timeout"] = enforce(game)
+        connection.close()
+
+    threads = [threading.Thread(target=last_step), threading.Thread(target=timeout)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return outcomes
 
 
 @pytest.mark.django_db(transaction=True)
@@ -96,34 +134,11 @@ def test_a_last_moment_step_and_the_timeout_leave_one_consistent_turn(players, f
         match.refresh_from_db()
         fixed_dice(6, 5)
         version = services.game_roll(user=white, match_id=match.pk, version=match.version).version
-        version = services.game_step_play(user=white, match_id=match.pk, version=version, step=Step(24, 18, 6)).version
+        version = services.game_step_play(
+            user=white, match_id=match.pk, version=version, step=Step(24, 18, 6)
+        ).version
         game = expire_in(match, 0.05, schedule=False)
-        start = threading.Barrier(2)
-        outcomes: dict[str, object] = {}
-
-        def last_step() -> None:
-            start.wait()
-            try:
-                services.game_step_play(user=white, match_id=match.pk, version=version, step=Step(18, 13, 5))
-                outcomes["step"] = "applied"
-            except services.CommandError as error:
-                outcomes["step"] = error.code
-            finally:
-                connection.close()
-
-        def timeout() -> None:
-            start.wait()
-            deadline = game.turn_deadline
-            while timezone.now() < deadline:
-                pass
-            outcomes["timeout"] = enforce(game)
-            connection.close()
-
-        threads = [threading.Thread(target=last_step), threading.Thread(target=timeout)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(30)
+        outcomes = race_last_step_against_timeout(white, match, game, version)
         turns = list(Turn.objects.filter(game=game))
         assert len(turns) == 1, (attempt, outcomes)
         turn = turns[0]
@@ -148,7 +163,11 @@ def test_stale_matches_are_aborted_unrated_and_old_challenges_cancelled(active_m
     fresh = services.match_create(creator=black)
     assert services.matches_close_stale() == 2
     active_match.refresh_from_db()
-    assert (active_match.status, active_match.end_reason, active_match.winner) == ("aborted", "aborted", None)
+    assert (active_match.status, active_match.end_reason, active_match.winner) == (
+        "aborted",
+        "aborted",
+        None,
+    )
     assert not RatingChange.objects.exists()
     assert Match.objects.get(pk=challenge.pk).status == "cancelled"
     assert Match.objects.get(pk=fresh.pk).status == "open"

@@ -146,16 +146,26 @@ def test_refusals_change_nothing(active_match, players, fixed_dice):
     version = services.game_step_play(
         user=white, match_id=match_id, version=version, step=Step(24, 19, 5)
     ).version
-    refuse("illegal_step", services.game_step_play, match_id, user=white, version=version,
-           step=Step(24, 21, 3))  # fmt: skip  (a second checker from the head)
+    refuse(
+        "illegal_step",
+        services.game_step_play,
+        match_id,
+        user=white,
+        version=version,
+        step=Step(24, 21, 3),
+    )  # fmt: skip  (a second checker from the head)
     refuse("not_a_player", services.match_resign, match_id, user=spectator)
 
 
 def test_a_step_sent_twice_is_applied_once(active_match, players, fixed_dice):
     white, _ = players
     fixed_dice(6, 1)
-    version = services.game_roll(user=white, match_id=active_match.pk, version=active_match.version).version
-    services.game_step_play(user=white, match_id=active_match.pk, version=version, step=Step(24, 18, 6))
+    version = services.game_roll(
+        user=white, match_id=active_match.pk, version=active_match.version
+    ).version
+    services.game_step_play(
+        user=white, match_id=active_match.pk, version=version, step=Step(24, 18, 6)
+    )
     refuse("stale_version", services.game_step_play, active_match.pk, user=white, version=version,
            step=Step(24, 18, 6))  # fmt: skip
     game = Game.objects.get(match=active_match)
@@ -171,7 +181,9 @@ def test_undo_in_traditional_and_refused_in_tournament(players, fixed_dice):
     match.refresh_from_db()
     fixed_dice(5, 3)
     version = services.game_roll(user=white, match_id=match.pk, version=match.version).version
-    version = services.game_step_play(user=white, match_id=match.pk, version=version, step=Step(24, 19, 5)).version
+    version = services.game_step_play(
+        user=white, match_id=match.pk, version=version, step=Step(24, 19, 5)
+    ).version
     version = services.game_turn_undo(user=white, match_id=match.pk, version=version).version
     game = Game.objects.get(match=match)
     assert game.steps == [] and tuple(game.board) == START_BOARD and game.phase == "move"
@@ -181,8 +193,12 @@ def test_undo_in_traditional_and_refused_in_tournament(players, fixed_dice):
     services.match_accept(user=white, match_id=tournament.pk)
     tournament.refresh_from_db()
     fixed_dice(5, 3)
-    version = services.game_roll(user=black, match_id=tournament.pk, version=tournament.version).version
-    version = services.game_step_play(user=black, match_id=tournament.pk, version=version, step=Step(24, 19, 5)).version
+    version = services.game_roll(
+        user=black, match_id=tournament.pk, version=tournament.version
+    ).version
+    version = services.game_step_play(
+        user=black, match_id=tournament.pk, version=version, step=Step(24, 19, 5)
+    ).version
     refuse("undo_not_allowed", services.game_turn_undo, tournament.pk, user=black, version=version)
 
 
@@ -211,9 +227,15 @@ def test_auto_roll_preference_rolls_at_turn_start(active_match, players, fixed_d
     black.auto_roll = True
     black.save()
     fixed_dice(5, 3, 2, 1)
-    version = services.game_roll(user=white, match_id=active_match.pk, version=active_match.version).version
-    version = services.game_step_play(user=white, match_id=active_match.pk, version=version, step=Step(24, 19, 5)).version
-    services.game_step_play(user=white, match_id=active_match.pk, version=version, step=Step(19, 16, 3))
+    version = services.game_roll(
+        user=white, match_id=active_match.pk, version=active_match.version
+    ).version
+    version = services.game_step_play(
+        user=white, match_id=active_match.pk, version=version, step=Step(24, 19, 5)
+    ).version
+    services.game_step_play(
+        user=white, match_id=active_match.pk, version=version, step=Step(19, 16, 3)
+    )
     game = Game.objects.get(match=active_match)
     assert (game.turn, game.phase, list(game.dice)) == ("b", "move", [2, 1])
 
@@ -270,8 +292,10 @@ def play_to_the_end(match_id: int, players, fixed_dice) -> None:
             continue
         turn = turn_state_of(match, game)
         steps = choose_turn(turn.start_board, turn.side, turn.dice, turn.first_turn, turn.rules)
-        for step in steps[len(game.steps):]:
-            match = services.game_step_play(user=mover, match_id=match_id, version=match.version, step=step)
+        for step in steps[len(game.steps) :]:
+            match = services.game_step_play(
+                user=mover, match_id=match_id, version=match.version, step=step
+            )
     raise AssertionError("the match did not end")
 
 
@@ -285,8 +309,11 @@ def test_a_three_point_match_is_played_to_its_end(players, fixed_dice):
     winner_seat = match.seat_of(match.winner_id)
     assert match.scores[winner_seat] >= 3 > match.scores[1 - winner_seat]
     games = list(match.games.order_by("number"))
-    assert sum(game.points for game in games if game.seat_of_side(game.winner_side) == winner_seat) == match.scores[winner_seat]
-    for previous, following in zip(games, games[1:]):
+    assert (
+        sum(game.points for game in games if game.seat_of_side(game.winner_side) == winner_seat)
+        == match.scores[winner_seat]
+    )
+    for previous, following in zip(games, games[1:], strict=False):
         # The previous winner starts the next game and plays White.
         assert following.white_seat == previous.seat_of_side(previous.winner_side)
         assert following.opening_white is None

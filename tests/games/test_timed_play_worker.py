@@ -41,7 +41,9 @@ async def events_until(socket, predicate, timeout: float) -> list[dict]:
                 return seen
 
 
-async def test_a_timed_out_turn_is_played_by_the_worker_and_seen_live(timed_match, celery_worker_process):
+async def test_a_timed_out_turn_is_played_by_the_worker_and_seen_live(
+    timed_match, celery_worker_process
+):
     socket = WebsocketCommunicator(application, f"/ws/matches/{timed_match.pk}/", headers=HEADERS)
     assert (await socket.connect())[0]
     assert (await socket.receive_json_from())["type"] == "snapshot"
@@ -82,7 +84,9 @@ async def test_a_reconnecting_player_gets_the_right_clocks(timed_match, client):
     game.turn_deadline = game.turn_started_at + timedelta(seconds=30)
     await sync_to_async(game.save)()
     for _ in range(2):  # connect, drop, reconnect
-        socket = WebsocketCommunicator(application, f"/ws/matches/{timed_match.pk}/", headers=[*HEADERS, cookie])
+        socket = WebsocketCommunicator(
+            application, f"/ws/matches/{timed_match.pk}/", headers=[*HEADERS, cookie]
+        )
         assert (await socket.connect())[0]
         snapshot = await socket.receive_json_from()
         clock = snapshot["state"]["game"]["clock"]

@@ -22,13 +22,17 @@ def test_create_a_challenge_from_the_play_page_and_accept_it(client, fixed_dice)
     assert client.get(reverse("play")).status_code == 200
     response = client.post(
         reverse("match_create"),
-        {"rule_set_name": "tournament", "length": "3", "turn_seconds": "90", "reserve_seconds": "120",
+        {"rule_set_name": "tournament", "length": "3", "turn_seconds": "90",
+         "reserve_seconds": "120",
          "rated": "on", "head_exception": "classic", "opening": "reroll"},
     )  # fmt: skip
     match = Match.objects.get(creator=creator)
     assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
     assert (match.rule_set_name, match.length, match.turn_seconds, match.reserve_seconds) == (
-        "tournament", 3, 90, 120,
+        "tournament",
+        3,
+        90,
+        120,
     )
     assert client.get(match.get_absolute_url()).status_code == 200  # the creator waits on it
 
@@ -77,7 +81,9 @@ def test_private_invite_link(client, fixed_dice):
     invite = reverse("match_invite", kwargs={"token": match.invite_token})
     assert "accept-button" in client.get(invite).content.decode()
     fixed_dice(3, 1)
-    client.post(reverse("match_accept", kwargs={"match_id": match.pk}), {"token": match.invite_token})
+    client.post(
+        reverse("match_accept", kwargs={"match_id": match.pk}), {"token": match.invite_token}
+    )
     match.refresh_from_db()
     assert match.status == "active" and match.opponent == friend
 
@@ -99,13 +105,19 @@ def test_watch_lists_live_matches_and_history_replay_and_export(active_match, pl
     watch = client.get(reverse("watch")).content.decode()
     assert f'data-match-id="{active_match.pk}"' in watch
     # No replay or export while the match is live.
-    assert client.get(reverse("match_replay", kwargs={"match_id": active_match.pk})).status_code == 404
-    assert client.get(reverse("match_export", kwargs={"match_id": active_match.pk})).status_code == 404
+    assert (
+        client.get(reverse("match_replay", kwargs={"match_id": active_match.pk})).status_code == 404
+    )
+    assert (
+        client.get(reverse("match_export", kwargs={"match_id": active_match.pk})).status_code == 404
+    )
 
     services.match_resign(user=black, match_id=active_match.pk)
     profile = client.get(reverse("profile", kwargs={"username": white.username})).content.decode()
     assert f'data-match-id="{active_match.pk}"' in profile and "won" in profile
-    assert client.get(reverse("match_replay", kwargs={"match_id": active_match.pk})).status_code == 200
+    assert (
+        client.get(reverse("match_replay", kwargs={"match_id": active_match.pk})).status_code == 200
+    )
     response = client.get(reverse("match_export", kwargs={"match_id": active_match.pk}))
     assert response.status_code == 200
     assert "attachment" in response["Content-Disposition"]

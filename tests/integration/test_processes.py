@@ -96,7 +96,13 @@ def test_malformed_frames_get_errors_and_the_socket_lives_on(site):
             codes.append((await receive_json(socket))["type"])
         return codes
 
-    assert asyncio.run(scenario()) == ["bad_json", "bad_message", "unknown_type", "too_large", "pong"]
+    assert asyncio.run(scenario()) == [
+        "bad_json",
+        "bad_message",
+        "unknown_type",
+        "too_large",
+        "pong",
+    ]
 
 
 def test_rate_limit_closes_with_1008(site):

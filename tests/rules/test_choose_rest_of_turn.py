@@ -23,7 +23,11 @@ dice = st.tuples(st.integers(1, 6), st.integers(1, 6))
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10_000), rules=st.sampled_from([TRADITIONAL, TOURNAMENT]), rolls=st.lists(dice, min_size=1, max_size=30))
+@given(
+    seed=st.integers(0, 10_000),
+    rules=st.sampled_from([TRADITIONAL, TOURNAMENT]),
+    rolls=st.lists(dice, min_size=1, max_size=30),
+)
 def test_auto_move_finishes_any_partial_turn_legally(seed, rules, rolls):
     chooser = random.Random(seed)
     board, side, moved = START_BOARD, "w", {"w": False, "b": False}

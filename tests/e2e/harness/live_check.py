@@ -29,10 +29,19 @@ def logged_in_page(browser, site, user, width=1280, height=800):
     with ThreadPoolExecutor(1) as pool:
         client = pool.submit(login).result()
     ctx = browser.new_context(viewport={"width": width, "height": height})
-    ctx.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": site.url}])
+    ctx.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": site.url}]
+    )
     page = ctx.new_page()
     page.errors = []
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" and "Failed to load resource" not in m.text else None)
+    page.on(
+        "console",
+        lambda m: (
+            page.errors.append(m.text)
+            if m.type == "error" and "Failed to load resource" not in m.text
+            else None
+        ),
+    )
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     return page
 
@@ -62,13 +71,22 @@ def test_live_match(browser, site):
     ana_page.screenshot(path=f"{SHOTS}/live-ana-start.png")
     pages["bogdan"].screenshot(path=f"{SHOTS}/live-bogdan-start.png", full_page=True)
     for turn in range(6):
-        mover = next((p for p in pages.values() if p.locator("#roll-button:visible").count()
-                      or p.locator("[data-point].legal-source").count()), None)
+        mover = next(
+            (
+                p
+                for p in pages.values()
+                if p.locator("#roll-button:visible").count()
+                or p.locator("[data-point].legal-source").count()
+            ),
+            None,
+        )
         assert mover is not None, [p.text_content("#status") for p in pages.values()]
         if mover.locator("#roll-button:visible").count():
             v = mover.get_attribute("#match-app", "data-version")
             mover.click("#roll-button")
-            mover.wait_for_function(f"document.querySelector('#match-app').dataset.version !== '{v}'")
+            mover.wait_for_function(
+                f"document.querySelector('#match-app').dataset.version !== '{v}'"
+            )
         for _ in range(4):
             mover.wait_for_timeout(300)
             if not mover.locator("[data-point].legal-source").count():
@@ -77,8 +95,11 @@ def test_live_match(browser, site):
             mover.click("[data-point].legal-source >> nth=0")
             mover.click(".legal-destination >> nth=0")
             mover.wait_for_function(f"+document.querySelector('#match-app').dataset.version > {v}")
-        print(turn, [p.text_content("#status") for p in pages.values()],
-              [p.text_content("#moves") for p in pages.values()][0][-60:])
+        print(
+            turn,
+            [p.text_content("#status") for p in pages.values()],
+            [p.text_content("#moves") for p in pages.values()][0][-60:],
+        )
     for name, page in pages.items():
         page.screenshot(path=f"{SHOTS}/live-{name}-later.png", full_page=True)
     # Undo: roll, play one step, take it back.
@@ -102,7 +123,11 @@ def test_live_match(browser, site):
     ana_page.click("#resign-button")
     ana_page.wait_for_selector("#match-app[data-result]")
     pages["bogdan"].wait_for_selector("#match-app[data-result]")
-    print("result", ana_page.get_attribute("#match-app", "data-result"), ana_page.text_content("#status"))
+    print(
+        "result",
+        ana_page.get_attribute("#match-app", "data-result"),
+        ana_page.text_content("#status"),
+    )
     pages["bogdan"].click("#rematch-button")
     ana_page.wait_for_selector("#rematch-button:has-text('Accept')")
     ana_page.screenshot(path=f"{SHOTS}/live-ana-finished.png", full_page=True)
@@ -112,8 +137,12 @@ def test_live_match(browser, site):
     ana_page.goto(f"{site.url}/matches/{match.pk}/replay/")
     ana_page.wait_for_selector("#replay-app[data-ready='1']")
     ana_page.keyboard.press("End")
-    print("replay", ana_page.get_attribute("#replay-app", "data-game"), ana_page.get_attribute("#replay-app", "data-turn"),
-          ana_page.text_content("#replay-position"))
+    print(
+        "replay",
+        ana_page.get_attribute("#replay-app", "data-game"),
+        ana_page.get_attribute("#replay-app", "data-turn"),
+        ana_page.text_content("#replay-position"),
+    )
     ana_page.screenshot(path=f"{SHOTS}/live-replay.png", full_page=True)
     for name, page in pages.items():
         assert not page.errors, (name, page.errors)
