@@ -574,10 +574,14 @@ def game_deadline_enforce(
     the race, or another enforcer did it) and never acts before the deadline: then it returns the
     seconds still to wait; otherwise None."""
     with transaction.atomic():
-        query = Match.objects.select_for_update(skip_locked=skip_locked).filter(pk=match_id)
-        if not query.exists():
-            return None  # gone, or locked by someone else right now (skip_locked)
-        context = _lock(match_id)
+        if skip_locked:
+            row = Match.objects.select_for_update(skip_locked=True).filter(pk=match_id)
+            if not row.exists():
+                return None  # being changed right now: the next sweep looks again
+        try:
+            context = _lock(match_id)
+        except CommandError:
+            return None  # the match is gone
         game = context.game
         if context.open_turn() != (game_id, turn_number) or game.turn_deadline is None:
             return None
@@ -622,7 +626,7 @@ STALE_AFTER = timedelta(hours=24)
 
 
 def matches_close_stale() -> int:
-    """Close what nobody touches any more (documented in README "Timed play"): an active match
+    """Close what nobody touches any more (README "How play works"): an active match
     with no action for STALE_AFTER is aborted, unrated; an open challenge that old is cancelled.
     Each is locked with skip_locked, so a match being played right now is left alone."""
     cutoff = timezone.now() - STALE_AFTER
