@@ -1,7 +1,8 @@
 """The socket base every consumer of the site uses, and the personal `/ws/me/` socket.
 
 `SiteSocket` does what every socket needs and nothing game-specific: JSON parsing with a size cap,
-a per-socket rate limit (lila-ws: 100 messages per 20 s on a play socket, then close 1008),
+a per-socket rate limit (settings.SOCKET_RATE_LIMIT_*; lila-ws allows 100 messages per 20 s on a
+play socket, then closes with 1008),
 errors to the sender only, and closing every socket of a user who logs out.
 """
 
@@ -14,13 +15,12 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.signals import user_group_name
 
 MAX_MESSAGE_BYTES = 4096
-RATE_LIMIT_MESSAGES = 100
-RATE_LIMIT_WINDOW_SECONDS = 20.0
 CLOSE_POLICY_VIOLATION = 1008
 CLOSE_LOGGED_OUT = 4001
 
@@ -65,9 +65,9 @@ class SiteSocket(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         now = time.monotonic()
         self._recent.append(now)
-        while self._recent and now - self._recent[0] > RATE_LIMIT_WINDOW_SECONDS:
+        while self._recent and now - self._recent[0] > settings.SOCKET_RATE_LIMIT_WINDOW_SECONDS:
             self._recent.popleft()
-        if len(self._recent) > RATE_LIMIT_MESSAGES:
+        if len(self._recent) > settings.SOCKET_RATE_LIMIT_MESSAGES:
             await self.send_error("rate_limited", _("Too many messages; the socket is closed."))
             await self.close(code=CLOSE_POLICY_VIOLATION)
             return

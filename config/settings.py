@@ -186,6 +186,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 
+# Each WebSocket may send this many messages per window, then it is closed with 1008 (lila-ws's
+# figure for a play socket). Browser tests that click faster than any person raise it.
+SOCKET_RATE_LIMIT_MESSAGES = int(os.environ.get("SOCKET_RATE_LIMIT_MESSAGES", "100"))
+SOCKET_RATE_LIMIT_WINDOW_SECONDS = float(os.environ.get("SOCKET_RATE_LIMIT_WINDOW_SECONDS", "20"))
+
 # --- Accounts (django-allauth) ------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
