@@ -18,12 +18,10 @@ class MatchCreateForm(forms.Form):
     length = forms.TypedChoiceField(
         label=_("Match length"),
         coerce=int,
-        choices=[
-            (length, _("%(points)d point(s)") % {"points": length}) for length in MATCH_LENGTHS
-        ],
+        choices=[("", _("the rule set's usual length (Traditional 1, Tournament 5)"))]
+        + [(length, _("%(points)d point(s)") % {"points": length}) for length in MATCH_LENGTHS],
         required=False,
         empty_value=None,
-        help_text=_("Empty: the rule set's usual length (Traditional 1, Tournament 5)."),
     )
     turn_seconds = forms.TypedChoiceField(
         label=_("Time per turn"),

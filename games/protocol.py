@@ -134,6 +134,19 @@ def turn_state_of(match, game) -> TurnState | None:
     )
 
 
+def match_settings(match) -> dict[str, Any]:
+    """What a match is: shared by the live state and the JSON export."""
+    return {
+        "id": match.pk,
+        "status": match.status,
+        "length": match.length,
+        "rated": match.rated,
+        "rules": rules_state(match),
+        "turn_seconds": match.turn_seconds,
+        "reserve_seconds": match.reserve_seconds,
+    }
+
+
 def clock_state(match, game, now: datetime) -> dict[str, Any]:
     """Times in ms measured now by the server; the page counts down and never decides."""
     reserve = {
@@ -224,13 +237,7 @@ def match_state(
     winner_seat = match.seat_of(match.winner_id)
     return {
         "match": {
-            "id": match.pk,
-            "status": match.status,
-            "length": match.length,
-            "rated": match.rated,
-            "rules": rules_state(match),
-            "turn_seconds": match.turn_seconds,
-            "reserve_seconds": match.reserve_seconds,
+            **match_settings(match),
             "players": players,
             "winner": winner_seat,
             "end_reason": match.end_reason or None,

@@ -8,7 +8,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games.models import Game, Match, MatchStatus, Turn
-from games.protocol import MoveState, match_state, move_of_turn, rules_state
+from games.protocol import MoveState, match_settings, match_state, move_of_turn
 from ratings.selectors import ratings_of
 
 LOBBY_LIMIT = 100
@@ -165,13 +165,7 @@ def match_export(match: Match) -> dict[str, Any]:
         )
     return {
         "match": {
-            "id": match.pk,
-            "status": match.status,
-            "length": match.length,
-            "rated": match.rated,
-            "rules": rules_state(match),
-            "turn_seconds": match.turn_seconds,
-            "reserve_seconds": match.reserve_seconds,
+            **match_settings(match),
             "players": [
                 {"seat": seat, "username": user.username}
                 for seat, user in players.items()

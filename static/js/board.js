@@ -118,6 +118,17 @@ export function formatStep(step, offWord = "off") {
 }
 
 /** A turn of the move list: "1. W 5-3: 24/19 19/16" ("—" for a pass). */
+// "Opening roll: White 6, Black 2 (ties: 4-4)"; `t` is the page's translate function.
+export function formatOpening(opening, t) {
+  if (!opening) return "";
+  let text = t("opening", { white: opening.white, black: opening.black });
+  if (opening.ties && opening.ties.length) {
+    const ties = opening.ties.map((tie) => `${tie[0]}-${tie[1]}`).join(", ");
+    text += ` (${t("opening_ties", { ties })})`;
+  }
+  return text;
+}
+
 export function formatTurn(move, { white = "W", black = "B", off = "off" } = {}) {
   const side = move.side === "w" ? white : black;
   const dice = move.dice && move.dice.length ? `${move.dice[0]}-${move.dice[1]}` : "";

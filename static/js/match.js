@@ -1,6 +1,7 @@
 // The live match page: socket, versioned state, optimistic steps, rendering (docs/protocol.md).
 import {
-  BoardView, diceFaces, formatTurn, indexToOwnPoint, otherSide, ownPointToIndex, pipCount, borneOff,
+  BoardView, diceFaces, formatOpening, formatTurn, indexToOwnPoint, otherSide, ownPointToIndex, pipCount,
+  borneOff,
 } from "./board.js";
 
 const DEFAULT_STRINGS = {
@@ -358,10 +359,7 @@ export class MatchApp {
   }
 
   openingText(o) {
-    if (!o) return "";
-    let text = this.t("opening", { white: o.white, black: o.black });
-    if (o.ties && o.ties.length) text += ` (${this.t("opening_ties", { ties: o.ties.map((t) => `${t[0]}-${t[1]}`).join(", ") })})`;
-    return text;
+    return formatOpening(o, (key, values) => this.t(key, values));
   }
 
   // ---- moving ----

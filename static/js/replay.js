@@ -1,5 +1,5 @@
 // The replay page of a finished match: steps through the turns of each game (board.js draws).
-import { BoardView, formatTurn, otherSide, ownPointToIndex, pipCount, borneOff } from "./board.js";
+import { BoardView, formatOpening, formatTurn, otherSide, ownPointToIndex, pipCount, borneOff } from "./board.js";
 
 const DEFAULT_STRINGS = {
   white: "White", black: "Black", white_short: "W", black_short: "B", off: "off", pips: "pips",
@@ -111,10 +111,7 @@ export class ReplayApp {
   }
 
   openingText(o) {
-    if (!o) return "";
-    let text = this.t("opening", { white: o.white, black: o.black });
-    if (o.ties && o.ties.length) text += ` (${this.t("opening_ties", { ties: o.ties.map((x) => `${x[0]}-${x[1]}`).join(", ") })})`;
-    return text;
+    return formatOpening(o, (key, values) => this.t(key, values));
   }
 
   render() {

@@ -127,3 +127,13 @@ def test_watch_lists_live_matches_and_history_replay_and_export(active_match, pl
     assert export["games"][0]["white"] == white.username
     assert client.get(reverse("leaderboard")).status_code == 200
     assert white.username in client.get(reverse("leaderboard")).content.decode()
+
+
+def test_the_usual_length_of_the_rule_set_is_the_default(client):
+    client.force_login(make_user("usual"))
+    form = {
+        "rule_set_name": "tournament", "length": "", "turn_seconds": "60", "reserve_seconds": "0",
+        "rated": "on", "head_exception": "classic", "opening": "reroll",
+    }  # fmt: skip
+    client.post(reverse("match_create"), form)
+    assert Match.objects.get().length == 5
