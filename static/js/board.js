@@ -118,6 +118,21 @@ export function formatStep(step, offWord = "off") {
 }
 
 /** A turn of the move list: "1. W 5-3: 24/19 19/16" ("—" for a pass). */
+// One line of a move list: "3. W 6-5: 24/18 18/13", with a ⚙ when the server played the turn.
+export function moveListItem(move, words, byServerTitle) {
+  const li = document.createElement("li");
+  li.dataset.turn = String(move.number);
+  li.textContent = formatTurn(move, words);
+  if (move.by_server) {
+    const mark = document.createElement("span");
+    mark.className = "by-server";
+    mark.textContent = " ⚙";
+    mark.title = byServerTitle;
+    li.appendChild(mark);
+  }
+  return li;
+}
+
 // "Opening roll: White 6, Black 2 (ties: 4-4)"; `t` is the page's translate function.
 export function formatOpening(opening, t) {
   if (!opening) return "";

@@ -1,7 +1,7 @@
 // The live match page: socket, versioned state, optimistic steps, rendering (docs/protocol.md).
 import {
-  BoardView, diceFaces, formatOpening, formatTurn, indexToOwnPoint, otherSide, ownPointToIndex, pipCount,
-  borneOff,
+  BoardView, diceFaces, formatOpening, formatTurn, indexToOwnPoint, moveListItem, otherSide,
+  ownPointToIndex, pipCount, borneOff,
 } from "./board.js";
 
 const DEFAULT_STRINGS = {
@@ -720,19 +720,7 @@ export class MatchApp {
     const opening = this.$("opening");
     if (opening) opening.textContent = v.game && v.game.opening ? this.openingText(v.game.opening) : "";
     const words = { white: this.t("white_short"), black: this.t("black_short"), off: this.t("off") };
-    for (const mv of v.moves || []) {
-      const li = document.createElement("li");
-      li.dataset.turn = mv.number;
-      li.textContent = formatTurn(mv, words);
-      if (mv.by_server) {
-        const robot = document.createElement("span");
-        robot.className = "by-server";
-        robot.textContent = " ⚙";
-        robot.title = this.t("by_server");
-        li.appendChild(robot);
-      }
-      ol.appendChild(li);
-    }
+    for (const mv of v.moves || []) ol.appendChild(moveListItem(mv, words, this.t("by_server")));
     const g = v.game;
     if (g && g.phase === "move" && g.dice) {
       const li = document.createElement("li");

@@ -1,5 +1,7 @@
 // The replay page of a finished match: steps through the turns of each game (board.js draws).
-import { BoardView, formatOpening, formatTurn, otherSide, ownPointToIndex, pipCount, borneOff } from "./board.js";
+import {
+  BoardView, formatOpening, moveListItem, otherSide, ownPointToIndex, pipCount, borneOff,
+} from "./board.js";
 
 const DEFAULT_STRINGS = {
   white: "White", black: "Black", white_short: "W", black_short: "B", off: "off", pips: "pips",
@@ -200,17 +202,8 @@ export class ReplayApp {
       start.textContent = this.t("start");
       ol.appendChild(start);
       g.turns.forEach((tu, i) => {
-        const li = document.createElement("li");
+        const li = moveListItem(tu, words, this.t("by_server"));
         li.dataset.k = String(i + 1);
-        li.dataset.turn = String(tu.number);
-        li.textContent = formatTurn(tu, words);
-        if (tu.by_server) {
-          const r = document.createElement("span");
-          r.className = "by-server";
-          r.textContent = " ⚙";
-          r.title = this.t("by_server");
-          li.appendChild(r);
-        }
         ol.appendChild(li);
       });
       const active = ol.querySelector(`li[data-k="${this.k}"]`);
