@@ -187,3 +187,28 @@ async def test_presence_shows_the_opponent_leaving(match_setup):
     presence = await white_socket.receive_json_from(timeout=5)
     assert presence == {"type": "presence", "presence": {"0": True, "1": False}, "spectators": 0}
     await white_socket.disconnect()
+
+
+async def test_two_tabs_of_a_player_stay_in_sync_and_logging_out_closes_both(
+    match_setup, seam, client
+):
+    match, (white, white_cookie), _ = match_setup
+    first_tab = await connect(match.pk, white_cookie)
+    second_tab = await connect(match.pk, white_cookie)
+    for tab in (first_tab, second_tab):
+        assert (await next_of_type(tab, "snapshot"))["you"]["seat"] == 0
+    await sync_to_async(seam)(3, 1)
+    await first_tab.send_json_to({"type": "roll", "id": "t1", "version": match.version})
+    event = await next_of_type(second_tab, "event")
+    assert (event["kind"], event["state"]["game"]["dice"]) == ("rolled", [3, 1])
+
+    # Logging out (any tab, any process) closes every socket of that user with 4001.
+    from django.contrib.auth.signals import user_logged_out
+
+    await sync_to_async(user_logged_out.send)(sender=white.__class__, request=None, user=white)
+    for tab in (first_tab, second_tab):
+        while True:
+            output = await tab.receive_output(timeout=5)
+            if output["type"] == "websocket.close":
+                assert output["code"] == 4001
+                break
