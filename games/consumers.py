@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import time
+import weakref
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
@@ -187,6 +190,30 @@ class MatchSocket(SiteSocket):
         )
 
 
+async def _read_lobby() -> str:
+    state = await in_database_thread(selectors.lobby_state)()
+    counts = await presence.spectator_counts([match["id"] for match in state["live"]])
+    for match in state["live"]:
+        match["spectators"] = counts.get(match["id"], 0)
+    return json.dumps(state, separators=(",", ":"))
+
+
+# The lobby as last read by this process, shared by all its lobby sockets: a burst of changes
+# makes one read per process, not one per watching socket.
+_lobby_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[float, asyncio.Task]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def shared_lobby_text() -> str:
+    loop = asyncio.get_running_loop()
+    read = _lobby_reads.get(loop)
+    if read is None or time.monotonic() - read[0] > LOBBY_DEBOUNCE_SECONDS:
+        read = (time.monotonic(), loop.create_task(_read_lobby()))
+        _lobby_reads[loop] = read
+    return await asyncio.shield(read[1])
+
+
 class LobbySocket(SiteSocket):
     """`/ws/lobby/`: open challenges and live matches for the Play and Watch pages."""
 
@@ -202,11 +229,7 @@ class LobbySocket(SiteSocket):
             self._pending.cancel()
 
     async def _send_lobby(self) -> None:
-        state = await in_database_thread(selectors.lobby_state)()
-        counts = await presence.spectator_counts([match["id"] for match in state["live"]])
-        for match in state["live"]:
-            match["spectators"] = counts.get(match["id"], 0)
-        await self.send_json(state)
+        await self.send(text_data=await shared_lobby_text())
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
         # Many changes in a burst (games ending under load) make one refresh.

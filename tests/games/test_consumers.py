@@ -212,3 +212,32 @@ async def test_two_tabs_of_a_player_stay_in_sync_and_logging_out_closes_both(
             if output["type"] == "websocket.close":
                 assert output["code"] == 4001
                 break
+
+
+async def test_lobby_sockets_see_new_challenges_and_live_matches(seam):
+    async def lobby() -> WebsocketCommunicator:
+        socket = WebsocketCommunicator(
+            application, "/ws/lobby/", headers=[ORIGIN, (b"host", b"localhost")]
+        )
+        assert (await socket.connect())[0]
+        first = await socket.receive_json_from(timeout=5)
+        assert first["type"] == "lobby"
+        return socket
+
+    watchers = [await lobby(), await lobby()]
+    creator = await sync_to_async(make_user)("lobbyist")
+    match = await sync_to_async(services.match_create)(creator=creator)
+    for watcher in watchers:
+        update = await watcher.receive_json_from(timeout=5)
+        assert [c["id"] for c in update["open"]] == [match.pk]
+        assert update["open"][0]["creator"] == "lobbyist"
+    await sync_to_async(seam)(5, 2)
+    await sync_to_async(services.match_accept)(
+        user=await sync_to_async(make_user)("joiner"), match_id=match.pk
+    )
+    for watcher in watchers:
+        update = await watcher.receive_json_from(timeout=5)
+        assert update["open"] == []
+        assert [m["id"] for m in update["live"]] == [match.pk]
+        assert [p["username"] for p in update["live"][0]["players"]] == ["lobbyist", "joiner"]
+        await watcher.disconnect()
