@@ -147,6 +147,13 @@ def match_settings(match) -> dict[str, Any]:
     }
 
 
+def opening_state(game) -> dict[str, Any] | None:
+    """Game 1's one-die opening roll with its ties; later games have none (the winner starts)."""
+    if game.opening_white is None:
+        return None
+    return {"white": game.opening_white, "black": game.opening_black, "ties": game.opening_ties}
+
+
 def clock_state(match, game, now: datetime) -> dict[str, Any]:
     """Times in ms measured now by the server; the page counts down and never decides."""
     reserve = {
@@ -155,8 +162,7 @@ def clock_state(match, game, now: datetime) -> dict[str, Any]:
     }
     if game is not None:
         for side in ("w", "b"):
-            seat = game.seat_of_side(side)
-            reserve[side] = match.reserve_ms_creator if seat == 0 else match.reserve_ms_opponent
+            reserve[side] = match.reserve_ms(game.seat_of_side(side))
     running = match.status == "active" and game is not None and game.phase != "over"
     turn_ms_left = None
     if match.turn_seconds and game is not None and running:
@@ -191,13 +197,7 @@ def game_state(match, game, now: datetime) -> dict[str, Any] | None:
         "can_undo": bool(
             match.undo_allowed and turn is not None and game.steps and not is_turn_complete(turn)
         ),
-        "opening": {
-            "white": game.opening_white,
-            "black": game.opening_black,
-            "ties": game.opening_ties,
-        }
-        if game.opening_white is not None
-        else None,
+        "opening": opening_state(game),
         "borne_off": {"w": borne_off(board, "w"), "b": borne_off(board, "b")},
         "pips": {"w": pip_count(board, "w"), "b": pip_count(board, "b")},
         "result": (
@@ -231,7 +231,7 @@ def match_state(
                 "rating": ratings.get(user_id, 1500),
                 "score": match.scores[seat],
                 "side": game.side_of_seat(seat) if game is not None else None,
-                "timeouts": match.timeouts_creator if seat == 0 else match.timeouts_opponent,
+                "timeouts": match.timeouts(seat),
             }
         )
     winner_seat = match.seat_of(match.winner_id)

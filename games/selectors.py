@@ -8,7 +8,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games.models import Game, Match, MatchStatus, Turn
-from games.protocol import MoveState, match_settings, match_state, move_of_turn
+from games.protocol import MoveState, match_settings, match_state, move_of_turn, opening_state
 from ratings.selectors import ratings_of
 
 LOBBY_LIMIT = 100
@@ -67,15 +67,15 @@ def live_matches() -> QuerySet[Match]:
     )
 
 
-def lobby_state(spectators: dict[int, int] | None = None) -> dict[str, Any]:
-    """The Play and Watch pages' lists (docs/protocol.md "The lobby socket")."""
+def lobby_state() -> dict[str, Any]:
+    """The Play and Watch pages' lists (docs/protocol.md "The lobby socket"). Spectator counts
+    live in Redis, not here: the lobby socket fills them in (games/consumers.py)."""
     challenges = list(open_challenges())
     live = list(live_matches())
     user_ids = {match.creator_id for match in challenges}
     for match in live:
         user_ids.update((match.creator_id, match.opponent_id))
     ratings = ratings_of(sorted(user_ids))
-    spectators = spectators or {}
     return {
         "type": "lobby",
         "open": [
@@ -108,7 +108,7 @@ def lobby_state(spectators: dict[int, int] | None = None) -> dict[str, Any]:
                 "rules": match.rule_set_name,
                 "length": match.length,
                 "rated": match.rated,
-                "spectators": spectators.get(match.pk, 0),
+                "spectators": 0,
             }
             for match in live
         ],
@@ -140,13 +140,7 @@ def match_export(match: Match) -> dict[str, Any]:
                 "number": game.number,
                 "white": white.username,
                 "black": black.username,
-                "opening": {
-                    "white": game.opening_white,
-                    "black": game.opening_black,
-                    "ties": game.opening_ties,
-                }
-                if game.opening_white is not None
-                else None,
+                "opening": opening_state(game),
                 "start_board": list(game.start_board),
                 "result": game.result or None,
                 "winner": game.winner_side or None,

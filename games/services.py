@@ -281,8 +281,7 @@ def _set_deadline(match: Match, game: Game) -> None:
     if not match.turn_seconds:
         game.turn_deadline = None
         return
-    seat = game.seat_of_side(game.turn)
-    reserve_ms = match.reserve_ms_creator if seat == 0 else match.reserve_ms_opponent
+    reserve_ms = match.reserve_ms(game.seat_of_side(game.turn))
     game.turn_deadline = game.turn_started_at + timedelta(
         seconds=match.turn_seconds, milliseconds=reserve_ms
     )
@@ -420,10 +419,7 @@ def _spend_reserve(match: Match, game: Game, seat: int, now) -> None:
         return
     elapsed_ms = int((now - game.turn_started_at).total_seconds() * 1000)
     overrun = max(0, elapsed_ms - match.turn_seconds * 1000)
-    if seat == 0:
-        match.reserve_ms_creator = max(0, match.reserve_ms_creator - overrun)
-    else:
-        match.reserve_ms_opponent = max(0, match.reserve_ms_opponent - overrun)
+    match.set_reserve_ms(seat, max(0, match.reserve_ms(seat) - overrun))
 
 
 def _maybe_auto_roll(context: MatchContext) -> None:
@@ -590,12 +586,7 @@ def game_deadline_enforce(
             return remaining
         match = context.match
         seat = game.seat_of_side(game.turn)
-        if seat == 0:
-            match.timeouts_creator += 1
-            timeouts = match.timeouts_creator
-        else:
-            match.timeouts_opponent += 1
-            timeouts = match.timeouts_opponent
+        timeouts = match.add_timeout(seat)
         context.record("timeout", {"seat": seat, "side": game.turn, "timeouts": timeouts})
         if timeouts >= TIMEOUTS_TO_LOSE:
             _finish_match(context, winner_seat=1 - seat, reason=EndReason.TIMEOUTS)
