@@ -587,24 +587,11 @@ class Children:
         return process
 
     def stop(self, names: list[str] | None = None) -> None:
-        chosen = [(n, p) for n, p in self.processes.items() if names is None or n in names]
-        for _, process in chosen:
-            if process.poll() is None:
-                try:
-                    os.killpg(process.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
-        deadline = time.monotonic() + STOP_GRACE
-        for name, process in chosen:
-            try:
-                process.wait(max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                log.warning("%s did not stop on SIGTERM; SIGKILL", name)
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            process.wait()
+        from config.launcher import stop_processes
+
+        chosen = {n: p for n, p in self.processes.items() if names is None or n in names}
+        stop_processes(chosen, grace=STOP_GRACE)
+        for name in chosen:
             del self.processes[name]
 
     def close_logs(self) -> None:

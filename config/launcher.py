@@ -63,7 +63,9 @@ def server_commands(*, port: int, beat: bool) -> dict[str, list[str]]:
     return commands
 
 
-def stop_processes(processes: dict[str, subprocess.Popen[bytes]]) -> None:
+def stop_processes(
+    processes: dict[str, subprocess.Popen[bytes]], grace: float = STOP_GRACE_SECONDS
+) -> None:
     """SIGTERM each process group (Celery's pool children included), SIGKILL after a grace."""
     for process in processes.values():
         if process.poll() is None:
@@ -71,7 +73,7 @@ def stop_processes(processes: dict[str, subprocess.Popen[bytes]]) -> None:
                 os.killpg(process.pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
-    deadline = time.monotonic() + STOP_GRACE_SECONDS
+    deadline = time.monotonic() + grace
     for process in processes.values():
         try:
             process.wait(max(0.1, deadline - time.monotonic()))
