@@ -17,7 +17,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
-from games.protocol import MoveState, match_state, move_of_turn
+from games.protocol import match_state
 
 LOBBY_GROUP = "lobby"
 
@@ -28,11 +28,10 @@ def match_group(match_id: int) -> str:
 
 @dataclass
 class MatchContext:
-    """A locked match, its current game and that game's move log, plus the events recorded."""
+    """A locked match and its current game, plus the events recorded."""
 
     match: Any
     game: Any | None
-    moves: list[MoveState]
     usernames: dict[int, str]
     ratings: dict[int, int]
     auto_roll: set[int] = field(default_factory=set)  # players who roll automatically
@@ -54,16 +53,13 @@ class MatchContext:
                 "state": match_state(
                     self.match,
                     self.game,
-                    list(self.moves),
+                    None,  # the move log is in snapshots; `turn` events carry each new entry
                     usernames=self.usernames,
                     ratings=self.ratings,
                     now=timezone.now(),
                 ),
             }
         )
-
-    def log_turn(self, turn) -> None:
-        self.moves.append(move_of_turn(turn))
 
     def open_turn(self) -> tuple[int, int] | None:
         game = self.game

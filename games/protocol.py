@@ -212,13 +212,14 @@ def game_state(match, game, now: datetime) -> dict[str, Any] | None:
 def match_state(
     match,
     game,
-    moves: list[MoveState],
+    moves: list[MoveState] | None,
     *,
     usernames: dict[int, str],
     ratings: dict[int, int],
     now: datetime,
 ) -> dict[str, Any]:
-    """The whole `state` object of a snapshot or event (docs/protocol.md)."""
+    """The whole `state` object of a snapshot, or of an event when `moves` is None (events leave
+    the move log out: it only grows by `turn` events, which carry the new entry)."""
     players: list[PlayerState] = []
     for seat in (0, 1):
         user_id = match.player_id(seat)
@@ -235,7 +236,7 @@ def match_state(
             }
         )
     winner_seat = match.seat_of(match.winner_id)
-    return {
+    state = {
         "match": {
             **match_settings(match),
             "players": players,
@@ -248,8 +249,10 @@ def match_state(
             },
         },
         "game": game_state(match, game, now),
-        "moves": moves,
     }
+    if moves is not None:
+        state["moves"] = moves
+    return state
 
 
 def move_of_turn(turn) -> MoveState:

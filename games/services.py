@@ -16,9 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import dice as dice_source
+from games import rows
 from games.events import MatchContext
 from games.models import EndReason, Game, Match, MatchStatus, Phase, Turn
-from games.protocol import step_to_wire, turn_state_of
+from games.protocol import move_of_turn, step_to_wire, turn_state_of
 from games.rules import (
     START_BOARD,
     IllegalMove,
@@ -32,7 +33,6 @@ from games.rules import (
     rule_set,
     undo_step,
 )
-from games.selectors import current_game, game_moves
 from ratings.models import INITIAL_RATING
 from ratings.selectors import ratings_of
 
@@ -54,35 +54,35 @@ class CommandError(Exception):
 
 
 def _lock(match_id: int) -> MatchContext:
-    """Lock the match row and load its current game and move log (inside a transaction)."""
-    try:
-        match = Match.objects.select_for_update().get(pk=match_id)
-    except Match.DoesNotExist:
-        raise CommandError("not_found", _("There is no such match.")) from None
-    game = current_game(match)
-    context = _context(match, game, game_moves(game))
+    """Lock the match row and load its current game and players (inside a transaction), in one
+    statement (games/rows.py)."""
+    locked = rows.lock_match(match_id)
+    if locked is None:
+        raise CommandError("not_found", _("There is no such match."))
+    context = MatchContext(match=locked.match, game=locked.game, usernames={}, ratings={})
+    for player in locked.players:
+        _note_player(context, player.id, player.username, player.auto_roll, player.rating)
     context.turn_at_start = context.open_turn()
     return context
 
 
-def _context(match: Match, game: Game | None, moves: list) -> MatchContext:
-    context = MatchContext(match=match, game=game, moves=moves, usernames={}, ratings={})
-    _add_players(context, [user_id for user_id in (match.creator_id, match.opponent_id) if user_id])
-    return context
+def _note_player(
+    context: MatchContext, user_id: int, username: str, auto_roll: bool, rating: int | None
+) -> None:
+    context.usernames[user_id] = username
+    context.ratings[user_id] = INITIAL_RATING if rating is None else rating
+    if auto_roll:
+        context.auto_roll.add(user_id)
 
 
 def _add_players(context: MatchContext, user_ids: list[int]) -> None:
-    """Names, ratings and the auto-roll preference of the players, in one query."""
+    """Names, ratings and the auto-roll preference of players, in one query."""
     from accounts.models import User
 
-    rows = User.objects.filter(pk__in=user_ids).values_list(
+    for row in User.objects.filter(pk__in=user_ids).values_list(
         "pk", "username", "auto_roll", "rating__value"
-    )
-    for user_id, username, auto_roll, rating in rows:
-        context.usernames[user_id] = username
-        context.ratings[user_id] = INITIAL_RATING if rating is None else rating
-        if auto_roll:
-            context.auto_roll.add(user_id)
+    ):
+        _note_player(context, *row)
 
 
 def _seat_of_player(context: MatchContext, user_id: int | None) -> int:
@@ -116,9 +116,9 @@ def _require_turn(context: MatchContext, user_id: int, version: int | None) -> G
 
 def _save(context: MatchContext) -> None:
     context.match.last_activity_at = timezone.now()
-    context.match.save()
+    rows.save(context.match)
     if context.game is not None:
-        context.game.save()
+        rows.save(context.game)
     context.publish_on_commit()
 
 
@@ -268,7 +268,6 @@ def _start_game(context: MatchContext, *, number: int, starter_seat: int | None)
     _set_deadline(match, game)
     game.save()
     context.game = game
-    context.moves = []
     context.record("started", {"game": number})
     if first_dice is not None:
         _set_dice(context, first_dice)
@@ -368,7 +367,7 @@ def _finish_turn(context: MatchContext, *, by_server: bool) -> None:
     now = timezone.now()
     side = game.turn
     seat = game.seat_of_side(side)
-    turn = Turn.objects.create(
+    turn = rows.insert(Turn(
         game=game,
         number=game.turn_number,
         side=side,
@@ -379,22 +378,18 @@ def _finish_turn(context: MatchContext, *, by_server: bool) -> None:
         by_server=by_server,
         started_at=game.turn_started_at,
         finished_at=now,
-    )
-    context.log_turn(turn)
+    ))  # fmt: skip
     _spend_reserve(match, game, seat, now)
     if side == "w":
         game.white_has_moved = True
     else:
         game.black_has_moved = True
-    passed = not game.steps
+    # The `turn` event carries the move-log entry; clients append it (events leave the log out).
+    logged = {**move_of_turn(turn), "passed": not game.steps}
     finished = game_result(tuple(game.board))
     if finished is not None:
         game.phase = Phase.OVER
-        context.record(
-            "turn",
-            {"side": side, "dice": game.dice, "steps": game.steps, "by_server": by_server,
-             "passed": passed},
-        )  # fmt: skip
+        context.record("turn", logged)
         _finish_game(context, winner_side=finished[0], points=finished[1])
         return
     game.turn = "b" if side == "w" else "w"
@@ -405,11 +400,7 @@ def _finish_turn(context: MatchContext, *, by_server: bool) -> None:
     game.turn_board = list(game.board)
     game.turn_started_at = now
     _set_deadline(match, game)
-    context.record(
-        "turn",
-        {"side": side, "dice": turn.dice, "steps": turn.steps, "by_server": by_server,
-         "passed": passed},
-    )  # fmt: skip
+    context.record("turn", logged)
     _maybe_auto_roll(context)
 
 
@@ -451,10 +442,9 @@ def _finish_game(context: MatchContext, *, winner_side: str, points: int) -> Non
         {"game": game.number, "winner": winner_side, "result": game.result, "points": points},
     )
     if max(match.scores) >= match.length:
-        game.save()
         _finish_match(context, winner_seat=winner_seat, reason=EndReason.FINISHED)
         return
-    game.save()
+    rows.save(game)  # the next game replaces it in the context
     _start_game(context, number=game.number + 1, starter_seat=winner_seat)
 
 
@@ -530,7 +520,8 @@ def match_rematch_offer(*, user, match_id: int) -> Match:
             reserve_ms_creator=match.reserve_seconds * 1000,
             reserve_ms_opponent=match.reserve_seconds * 1000,
         )
-        new_context = _context(new_match, None, [])
+        new_context = MatchContext(match=new_match, game=None, usernames={}, ratings={})
+        _add_players(new_context, [new_match.creator_id, new_match.opponent_id])
         _start_game(new_context, number=1, starter_seat=None)
         new_context.lobby_changed = True
         _save(new_context)

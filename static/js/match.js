@@ -197,7 +197,16 @@ export class MatchApp {
     if (this.pending && (this.pending.type === "step" || this.pending.type === "roll" || this.pending.type === "undo")) {
       this.clearPending(false);
     }
-    this.setConfirmed(msg.state);
+    // Events leave the move log out: it grows by the entry each `turn` event carries, and a new
+    // game (`started`, or the game after `game_over`) starts an empty one.
+    let moves = (before && before.moves) || [];
+    const number = msg.state.game ? msg.state.game.number : null;
+    if (before && before.game && number !== before.game.number) moves = [];
+    if (msg.kind === "turn" && msg.detail && msg.detail.number !== undefined && (!before || !before.game || number === before.game.number)) {
+      const { passed, ...entry } = msg.detail;
+      moves = moves.concat([entry]);
+    }
+    this.setConfirmed({ ...msg.state, moves });
     this.noteEvent(msg, before);
   }
 

@@ -48,6 +48,13 @@ async def next_of_type(communicator, kind: str, timeout: float = 5) -> dict:
         assert message["type"] == "presence", message
 
 
+async def next_event(communicator) -> dict:
+    """The next event, skipping presence updates and acks."""
+    while (message := await communicator.receive_json_from(timeout=5))["type"] != "event":
+        assert message["type"] in ("presence", "ack"), message
+    return message
+
+
 async def receive_kinds(communicator, count: int) -> dict[str, dict]:
     """The next `count` non-presence messages, by type."""
     found = {}
@@ -135,6 +142,30 @@ async def test_resync_after_a_missed_version(match_setup, seam):
     snapshot = await next_of_type(socket, "snapshot")
     assert snapshot["version"] == first["version"] + 1
     assert snapshot["state"]["game"]["legal_steps"]
+    await socket.disconnect()
+
+
+async def test_events_leave_the_move_log_out_and_turn_events_carry_its_new_entry(match_setup, seam):
+    match, (white, white_cookie), _ = match_setup
+    socket = await connect(match.pk, white_cookie)
+    snapshot = await next_of_type(socket, "snapshot")
+    assert snapshot["state"]["moves"] == []
+    version = snapshot["version"]
+    await sync_to_async(seam)(4, 2)
+    commands = [({"type": "roll"}, "rolled"), ({"type": "step", "step": [24, 20, 4]}, "step"),
+                ({"type": "step", "step": [20, 18, 2]}, "step")]  # fmt: skip
+    for command, kind in commands:
+        await socket.send_json_to({**command, "version": version})
+        event = await next_event(socket)
+        assert event["kind"] == kind and "moves" not in event["state"]
+        version = event["version"]
+    event = await next_event(socket)
+    entry = {"number": 1, "side": "w", "dice": [4, 2], "steps": [[24, 20, 4], [20, 18, 2]],
+             "by_server": False}  # fmt: skip
+    assert (event["kind"], event["detail"]) == ("turn", {**entry, "passed": False})
+    assert "moves" not in event["state"] and event["state"]["game"]["turn"] == "b"
+    await socket.send_json_to({"type": "snapshot"})
+    assert (await next_of_type(socket, "snapshot"))["state"]["moves"] == [entry]
     await socket.disconnect()
 
 

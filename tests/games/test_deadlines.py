@@ -6,7 +6,6 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from games import services
@@ -14,6 +13,7 @@ from games.models import Game, Match, Turn
 from games.rules import Step
 from ratings.models import RatingChange
 from tests.games.timing import expire_in
+from tests.threads import run_together
 
 pytestmark = pytest.mark.django_db
 
@@ -105,21 +105,14 @@ def race_last_step_against_timeout(white, match, game, version: int) -> dict[str
             outcomes["step"] = "applied"
         except services.CommandError as error:
             outcomes["step"] = error.code
-        finally:
-            connection.close()
 
     def timeout() -> None:
         start.wait()
         while timezone.now() < game.turn_deadline:
             pass
         outcomes["timeout"] = enforce(game)
-        connection.close()
 
-    threads = [threading.Thread(target=last_step), threading.Thread(target=timeout)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    run_together(last_step, timeout)
     return outcomes
 
 

@@ -1,0 +1,108 @@
+"""What one play command costs in the service layer: CPU, wall time and SQL statements.
+
+    DATABASE_URL=... REDIS_URL=... .venv/bin/python -m bench.service_cost [--commands 3000]
+
+Plays random legal rolls and steps through `games.services` (the same calls the match socket
+makes), one command at a time in this process, on the database DATABASE_URL names (it creates
+its own users and matches there; use a scratch database). Prints per-command CPU time (this
+process only: Python, the ORM, psycopg), wall time and SQL statements, split by command type.
+The live benchmark (bench/live_load.py) measures the whole path; this isolates the part the
+service owns, so a change to it can be judged in seconds. Figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import secrets
+import statistics
+import time
+from collections import defaultdict
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commands", type=int, default=3000)
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    arguments = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    from accounts.models import User
+    from games import services
+    from games.events import deferred_publishing
+    from games.models import Match
+    from games.protocol import turn_state_of
+    from games.rules import legal_next_steps
+
+    rng = random.Random(arguments.seed)
+    prefix = f"cost{secrets.token_hex(3)}_"
+    users = User.objects.bulk_create(
+        [User(username=f"{prefix}{i}", email=f"{prefix}{i}@bench.invalid", auto_roll=False)
+         for i in range(2 * arguments.matches)]
+    )  # fmt: skip
+    users = list(User.objects.filter(username__startswith=prefix).order_by("pk"))
+    match_ids = []
+    for index in range(arguments.matches):
+        match = services.match_create(creator=users[2 * index], rated=False, turn_seconds=None)
+        services.match_accept(user=users[2 * index + 1], match_id=match.pk)
+        match_ids.append(match.pk)
+    by_id = {user.pk: user for user in users}
+
+    statements = 0
+
+    def count(execute, sql, params, many, context):
+        nonlocal statements
+        statements += 1
+        return execute(sql, params, many, context)
+
+    cpu: dict[str, list[float]] = defaultdict(list)
+    wall: dict[str, list[float]] = defaultdict(list)
+    sql: dict[str, list[int]] = defaultdict(list)
+    done = 0
+    with connection.execute_wrapper(count):
+        while done < arguments.commands:
+            match_id = rng.choice(match_ids)
+            match = Match.objects.get(pk=match_id)
+            if match.status != "active":
+                match_ids.remove(match_id)
+                continue
+            game = match.games.order_by("-number").first()
+            mover = by_id[match.player_id(game.seat_of_side(game.turn))]
+            arguments = {"user": mover, "match_id": match_id, "version": match.version}
+            if game.phase == "roll":
+                kind, call, extra = "roll", services.game_roll, {}
+            else:
+                step = rng.choice(legal_next_steps(turn_state_of(match, game)))
+                kind, call, extra = "step", services.game_step_play, {"step": step}
+            statements = 0
+            started_cpu, started_wall = time.thread_time(), time.perf_counter()
+            with deferred_publishing():  # as the socket does: publishing is not the service's
+                call(**arguments, **extra)
+            cpu[kind].append((time.thread_time() - started_cpu) * 1000)
+            wall[kind].append((time.perf_counter() - started_wall) * 1000)
+            sql[kind].append(statements)
+            done += 1
+
+    print(f"commands={done} matches={arguments.matches}")
+    for kind in sorted(cpu):
+        print(
+            f"{kind:5} n={len(cpu[kind]):5} cpu ms mean={statistics.fmean(cpu[kind]):.2f} "
+            f"p50={statistics.median(cpu[kind]):.2f}  wall ms mean={statistics.fmean(wall[kind]):.2f} "
+            f"p50={statistics.median(wall[kind]):.2f}  sql/command mean={statistics.fmean(sql[kind]):.1f}"
+        )  # fmt: skip
+    every_cpu = [value for values in cpu.values() for value in values]
+    every_sql = [value for values in sql.values() for value in values]
+    print(
+        f"all   cpu ms mean={statistics.fmean(every_cpu):.2f}  sql mean={statistics.fmean(every_sql):.1f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
