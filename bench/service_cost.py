@@ -1,11 +1,12 @@
-"""What one play command costs in the service layer: CPU, wall time and SQL statements.
+"""What one play command costs in the service layer: CPU and wall time, here and in PostgreSQL.
 
     DATABASE_URL=... REDIS_URL=... .venv/bin/python -m bench.service_cost [--commands 3000]
 
 Plays random legal rolls and steps through `games.services` (the same calls the match socket
 makes), one command at a time in this process, on the database DATABASE_URL names (it creates
 its own users and matches there; use a scratch database). Prints per-command CPU time (this
-process only: Python, the ORM, psycopg), wall time and SQL statements, split by command type.
+thread only: Python, the ORM, psycopg) and wall time, split by command type, and the CPU time of
+the PostgreSQL server process that ran them (when the server is on this machine).
 The live benchmark (bench/live_load.py) measures the whole path; this isolates the part the
 service owns, so a change to it can be judged in seconds. Figures are printed, never asserted.
 """
@@ -31,7 +32,7 @@ def main() -> int:
     import django
 
     django.setup()
-    from django.db import connection
+    from django.db import connection, connections
 
     from accounts.models import User
     from games import services
@@ -54,54 +55,59 @@ def main() -> int:
         match_ids.append(match.pk)
     by_id = {user.pk: user for user in users}
 
-    statements = 0
-
-    def count(execute, sql, params, many, context):
-        nonlocal statements
-        statements += 1
-        return execute(sql, params, many, context)
-
+    with connection.cursor() as cursor:  # this connection's server process, for its CPU time
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = int(cursor.fetchone()[0])
+    backend_before = backend_cpu_seconds(backend)
     cpu: dict[str, list[float]] = defaultdict(list)
     wall: dict[str, list[float]] = defaultdict(list)
-    sql: dict[str, list[int]] = defaultdict(list)
     done = 0
-    with connection.execute_wrapper(count):
-        while done < arguments.commands:
-            match_id = rng.choice(match_ids)
-            match = Match.objects.get(pk=match_id)
-            if match.status != "active":
-                match_ids.remove(match_id)
-                continue
-            game = match.games.order_by("-number").first()
-            mover = by_id[match.player_id(game.seat_of_side(game.turn))]
-            arguments = {"user": mover, "match_id": match_id, "version": match.version}
-            if game.phase == "roll":
-                kind, call, extra = "roll", services.game_roll, {}
-            else:
-                step = rng.choice(legal_next_steps(turn_state_of(match, game)))
-                kind, call, extra = "step", services.game_step_play, {"step": step}
-            statements = 0
-            started_cpu, started_wall = time.thread_time(), time.perf_counter()
-            with deferred_publishing():  # as the socket does: publishing is not the service's
-                call(**arguments, **extra)
-            cpu[kind].append((time.thread_time() - started_cpu) * 1000)
-            wall[kind].append((time.perf_counter() - started_wall) * 1000)
-            sql[kind].append(statements)
-            done += 1
+    # This script reads each match through another connection, so the measured server process
+    # runs the commands alone.
+    connections.databases["reads"] = {**connections.databases["default"]}
+    while done < arguments.commands:
+        match_id = rng.choice(match_ids)
+        match = Match.objects.using("reads").get(pk=match_id)
+        if match.status != "active":
+            match_ids.remove(match_id)
+            continue
+        game = match.games.order_by("-number").first()
+        mover = by_id[match.player_id(game.seat_of_side(game.turn))]
+        command = {"user": mover, "match_id": match_id, "version": match.version}
+        if game.phase == "roll":
+            kind, call, extra = "roll", services.game_roll, {}
+        else:
+            step = rng.choice(legal_next_steps(turn_state_of(match, game)))
+            kind, call, extra = "step", services.game_step_play, {"step": step}
+        started_cpu, started_wall = time.thread_time(), time.perf_counter()
+        with deferred_publishing():  # as the socket does: publishing is not the service's
+            call(**command, **extra)
+        cpu[kind].append((time.thread_time() - started_cpu) * 1000)
+        wall[kind].append((time.perf_counter() - started_wall) * 1000)
+        done += 1
 
+    backend_cpu = backend_cpu_seconds(backend) - backend_before
     print(f"commands={done} matches={arguments.matches}")
     for kind in sorted(cpu):
         print(
             f"{kind:5} n={len(cpu[kind]):5} cpu ms mean={statistics.fmean(cpu[kind]):.2f} "
             f"p50={statistics.median(cpu[kind]):.2f}  wall ms mean={statistics.fmean(wall[kind]):.2f} "
-            f"p50={statistics.median(wall[kind]):.2f}  sql/command mean={statistics.fmean(sql[kind]):.1f}"
+            f"p50={statistics.median(wall[kind]):.2f}"
         )  # fmt: skip
     every_cpu = [value for values in cpu.values() for value in values]
-    every_sql = [value for values in sql.values() for value in values]
-    print(
-        f"all   cpu ms mean={statistics.fmean(every_cpu):.2f}  sql mean={statistics.fmean(every_sql):.1f}"
-    )
+    print(f"all   cpu ms mean={statistics.fmean(every_cpu):.2f}")
+    if backend_cpu >= 0:
+        print(f"postgres server process cpu ms/command={1000 * backend_cpu / done:.2f}")
     return 0
+
+
+def backend_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a local process (-1 when the database server is elsewhere)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return -1.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":

@@ -111,6 +111,9 @@ if _database["ENGINE"] != "django.db.backends.postgresql":
 # ready connections instead of opening one per message. Pooling requires CONN_MAX_AGE = 0.
 _database["CONN_MAX_AGE"] = 0
 _database["OPTIONS"] = {
+    # Statements run five times on a connection are prepared there (planned once). Django's own
+    # cursors bind on the client and never prepare; games/rows.py's hot-path cursors do.
+    "prepare_threshold": 5,
     "pool": {
         "min_size": int(os.environ.get("DATABASE_POOL_MIN", "2")),
         "max_size": int(os.environ.get("DATABASE_POOL_MAX", "20")),
@@ -132,15 +135,15 @@ if not REDIS_URL:
 # A prefix keeps several sites (or a test run) apart on one Redis server.
 REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "nardy")
 
+# Redis pub/sub: a group message is published once and each Daphne process that has a socket in
+# the group gets it once and hands it to those sockets (the list-based core layer ran a Redis
+# script per receiving socket, and two commands per message received: bench/live_load.py). Nothing
+# is queued for a socket that is not connected; match sockets resynchronise by version
+# (docs/protocol.md). Pub/sub channels ignore the Redis database number, hence the prefix.
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {
-            "hosts": [REDIS_URL],
-            "prefix": f"{REDIS_PREFIX}:asgi",
-            "capacity": 1500,
-            "expiry": 30,
-        },
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_PREFIX}:asgi:"},
     }
 }
 

@@ -2,22 +2,28 @@
 
 Every play command locks its match row, loads the current game and both players, and writes back
 what changed. Through the ORM that took seven statements and about 10 ms of CPU per command on our
-2-core machine, most of it in the query compiler (0.75 ms to compile one `get`). Here it is one
-`SELECT … FOR UPDATE` for everything and one `UPDATE` per changed row, naming only the columns that
-changed. The SQL text comes from the models' own metadata and the values go through the fields' own
-conversions (`from_db_value`, `get_db_prep_save`), so services still get and change ordinary
-`Match` and `Game` instances. The models have no save signals or `auto_now` fields that an update
-here would skip (tests/games/test_rows.py compares with the ORM).
+2-core machine, most of it in the query compiler (0.75 ms to compile one `get`), and PostgreSQL
+planned each statement afresh (1.2 ms of server CPU for the load alone). Here the lock and the load
+go in one round trip and the updates of a command in another, as prepared statements (planned once
+per connection; settings.py sets `prepare_threshold`). The SQL text comes from the models' own
+metadata and the values go through the fields' own conversions (`from_db_value`,
+`get_db_prep_save`), so services still get and change ordinary `Match` and `Game` instances. The
+models have no save signals or `auto_now` fields that an update here would skip
+(tests/games/test_rows.py compares with the ORM).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from django.db import connection
-from django.db.models import Model
+import psycopg
+from django.contrib.postgres.fields import ArrayField
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import IntegerField, Model
 
 from games.models import Game, Match
 
@@ -40,8 +46,12 @@ class LockedMatch:
     players: list[Player]
 
 
+def _database():
+    return connections[DEFAULT_DB_ALIAS]
+
+
 def _quote(name: str) -> str:
-    return connection.ops.quote_name(name)
+    return _database().ops.quote_name(name)
 
 
 def _columns(model: type[Model], alias: str) -> str:
@@ -49,22 +59,36 @@ def _columns(model: type[Model], alias: str) -> str:
 
 
 @cache
-def _converters(model: type[Model], vendor: str) -> list[tuple[int, Any, list]]:
+def _converters(model: type[Model]) -> list[tuple[int, Any, list]]:
     """The ORM's own value converters of each column (JSON text to objects, and so on)."""
+    database = _database()
     converters = []
     for index, field in enumerate(model._meta.concrete_fields):
         column = field.get_col(model._meta.db_table)
-        found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+        found = database.ops.get_db_converters(column) + field.get_db_converters(database)
         if found:
             converters.append((index, column, found))
     return converters
 
 
-def _instance(model: type[Model], values: list[Any]) -> Model:
-    for index, column, found in _converters(model, connection.vendor):
+@cache
+def _preparers(model: type[Model]) -> dict[str, Callable[[Any, Any], Any]]:
+    """Each field's value -> SQL parameter conversion. psycopg takes a list of integers as it is;
+    the ORM would convert the 24 points of a board one by one."""
+    preparers = {}
+    for field in model._meta.concrete_fields:
+        if isinstance(field, ArrayField) and isinstance(field.base_field, IntegerField):
+            preparers[field.attname] = lambda value, database: value
+        else:
+            preparers[field.attname] = field.get_db_prep_save
+    return preparers
+
+
+def _instance(database, model: type[Model], values: list[Any]) -> Model:
+    for index, column, found in _converters(model):
         for converter in found:
-            values[index] = converter(values[index], column, connection)
-    instance = model.from_db(connection.alias, None, values)
+            values[index] = converter(values[index], column, database)
+    instance = model.from_db(database.alias, None, values)
     _remember(instance)
     return instance
 
@@ -78,16 +102,26 @@ def _frozen(value: Any) -> Any:
 
 
 def _remember(instance: Model) -> None:
-    setattr(
-        instance,
-        _LOADED,
-        {field.attname: _frozen(getattr(instance, field.attname))
-         for field in instance._meta.concrete_fields},
-    )  # fmt: skip
+    values = instance.__dict__
+    setattr(instance, _LOADED, {name: _frozen(values[name]) for name in _preparers(type(instance))})
+
+
+@contextmanager
+def _raw_connection(database) -> Iterator[psycopg.Connection]:
+    """Django's psycopg connection (its transaction, its error classes) for server-binding
+    cursors: Django's own cursors bind on the client and cannot prepare. Statements executed in
+    `pipeline()` go in one round trip; their results are read after it."""
+    database.ensure_connection()
+    database.validate_no_broken_transaction()
+    with database.wrap_database_errors:
+        yield database.connection
+
+
+# --- Lock and load -------------------------------------------------------------------------------
 
 
 @cache
-def _lock_sql(vendor: str) -> str:
+def _lock_sql() -> tuple[str, str]:
     from accounts.models import User
     from ratings.models import Rating
 
@@ -113,30 +147,34 @@ def _lock_sql(vendor: str) -> str:
     # joined as they were before the wait, so a single locking join could return a stale game.
     # The second statement starts after the lock is held and sees everything committed before.
     return (
-        f"SELECT 1 FROM {match_table} WHERE id = %s FOR UPDATE; "
+        f"SELECT 1 FROM {match_table} WHERE id = %s FOR UPDATE",
         f"SELECT {_columns(Match, 'm')}, {_columns(Game, 'g')}, {', '.join(player_columns)} "
         f"FROM {match_table} m "
         f"LEFT JOIN LATERAL (SELECT * FROM {game_table} WHERE {match_of_game} = m.id "
         f"ORDER BY {number} DESC LIMIT 1) g ON TRUE "
         f"{' '.join(player_joins)} "
-        f"WHERE m.id = %s"
+        f"WHERE m.id = %s",
     )
 
 
 def lock_match(match_id: int) -> LockedMatch | None:
-    """Lock a match row (inside a transaction) and load it with its current game and players in
-    one statement; None when there is no such match."""
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.vendor), [match_id, match_id])
-        cursor.nextset()
-        row = cursor.fetchone()
+    """Lock a match row (inside a transaction) and load it with its current game and players, in
+    one round trip; None when there is no such match."""
+    database = _database()
+    lock_sql, read_sql = _lock_sql()
+    with _raw_connection(database) as raw:
+        lock, read = psycopg.Cursor(raw), psycopg.Cursor(raw)
+        with raw.pipeline():
+            lock.execute(lock_sql, [match_id], prepare=True)
+            read.execute(read_sql, [match_id], prepare=True)
+        row = read.fetchone()
     if row is None:
         return None
     values = list(row)
     match_width, game_width = len(Match._meta.concrete_fields), len(Game._meta.concrete_fields)
-    match = _instance(Match, values[:match_width])
+    match = _instance(database, Match, values[:match_width])
     game_values = values[match_width : match_width + game_width]
-    game = _instance(Game, game_values) if game_values[0] is not None else None
+    game = _instance(database, Game, game_values) if game_values[0] is not None else None
     if game is not None:
         game._state.fields_cache["match"] = match  # game.match without a query
     players = []
@@ -148,8 +186,12 @@ def lock_match(match_id: int) -> LockedMatch | None:
     return LockedMatch(match=match, game=game, players=players)
 
 
+# --- Write back ----------------------------------------------------------------------------------
+
+
 @cache
-def _update_sql(model: type[Model], columns: tuple[str, ...], vendor: str) -> str:
+def _update_sql(model: type[Model], attnames: tuple[str, ...]) -> str:
+    columns = [model._meta.get_field(attname).column for attname in attnames]
     assignments = ", ".join(f"{_quote(column)} = %s" for column in columns)
     return (
         f"UPDATE {_quote(model._meta.db_table)} SET {assignments} "
@@ -157,32 +199,40 @@ def _update_sql(model: type[Model], columns: tuple[str, ...], vendor: str) -> st
     )
 
 
-def save(instance: Model) -> None:
-    """Write the fields changed since `lock_match` loaded the instance (or since the last save
-    here); an instance that did not come from here is saved by the ORM."""
-    loaded = getattr(instance, _LOADED, None)
-    if loaded is None or instance._state.adding:
-        instance.save()
+def save(*instances: Model) -> None:
+    """Write the fields changed since `lock_match` loaded each instance (or since the last save
+    here), all in one round trip; an instance that did not come from here is saved by the ORM."""
+    database = _database()
+    updates = []
+    for instance in instances:
+        loaded = getattr(instance, _LOADED, None)
+        if loaded is None or instance._state.adding:
+            instance.save()
+            _remember(instance)
+            continue
+        values = instance.__dict__
+        preparers = _preparers(type(instance))
+        changed = tuple(name for name in preparers if _frozen(values[name]) != loaded[name])
+        if changed:
+            parameters = [preparers[name](values[name], database) for name in changed]
+            updates.append((instance, _update_sql(type(instance), changed), parameters))
+    if not updates:
+        return
+    with _raw_connection(database) as raw:
+        cursor = psycopg.Cursor(raw)
+        if len(updates) == 1:  # a pipeline costs more CPU than it saves for one statement
+            _, sql, parameters = updates[0]
+            cursor.execute(sql, [*parameters, updates[0][0].pk], prepare=True)
+        else:
+            with raw.pipeline():
+                for instance, sql, parameters in updates:
+                    cursor.execute(sql, [*parameters, instance.pk], prepare=True)
+    for instance, _, _ in updates:
         _remember(instance)
-        return
-    changed = [
-        field
-        for field in instance._meta.concrete_fields
-        if _frozen(getattr(instance, field.attname)) != loaded[field.attname]
-    ]
-    if not changed:
-        return
-    columns = tuple(field.column for field in changed)
-    values = [field.get_db_prep_save(getattr(instance, field.attname), connection)
-              for field in changed]  # fmt: skip
-    with connection.cursor() as cursor:
-        cursor.execute(_update_sql(type(instance), columns, connection.vendor),
-                       [*values, instance.pk])  # fmt: skip
-    _remember(instance)
 
 
 @cache
-def _insert_sql(model: type[Model], vendor: str) -> str:
+def _insert_sql(model: type[Model]) -> str:
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
     return (
         f"INSERT INTO {_quote(model._meta.db_table)} "
@@ -193,12 +243,17 @@ def _insert_sql(model: type[Model], vendor: str) -> str:
 
 def insert(instance: Model) -> Model:
     """INSERT a new row of a model with an automatic primary key (the move log's hot path)."""
-    fields = [field for field in instance._meta.concrete_fields if not field.primary_key]
-    values = [field.get_db_prep_save(field.pre_save(instance, True), connection)
-              for field in fields]  # fmt: skip
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(type(instance), connection.vendor), values)
+    database = _database()
+    preparers = _preparers(type(instance))
+    values = [
+        preparers[field.attname](field.pre_save(instance, True), database)
+        for field in instance._meta.concrete_fields
+        if not field.primary_key
+    ]
+    with _raw_connection(database) as raw:
+        cursor = psycopg.Cursor(raw)
+        cursor.execute(_insert_sql(type(instance)), values, prepare=True)
         instance.pk = cursor.fetchone()[0]
     instance._state.adding = False
-    instance._state.db = connection.alias
+    instance._state.db = database.alias
     return instance

@@ -114,11 +114,16 @@ def _require_turn(context: MatchContext, user_id: int, version: int | None) -> G
     return game
 
 
+# `last_activity_at` only serves the 24-hour stale check, and it is indexed: writing it on every
+# command would make every match update a non-HOT one that touches all the table's indexes.
+ACTIVITY_PRECISION = timedelta(minutes=1)
+
+
 def _save(context: MatchContext) -> None:
-    context.match.last_activity_at = timezone.now()
-    rows.save(context.match)
-    if context.game is not None:
-        rows.save(context.game)
+    now = timezone.now()
+    if now - context.match.last_activity_at >= ACTIVITY_PRECISION:
+        context.match.last_activity_at = now
+    rows.save(context.match, *([context.game] if context.game is not None else []))
     context.publish_on_commit()
 
 
