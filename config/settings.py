@@ -118,7 +118,7 @@ _database["OPTIONS"] = {
         "min_size": int(os.environ.get("DATABASE_POOL_MIN", "2")),
         "max_size": int(os.environ.get("DATABASE_POOL_MAX", "20")),
         "timeout": 10,
-    }
+    },
 }
 _database["TEST"] = {"NAME": os.environ.get("DATABASE_TEST_NAME") or None}
 DATABASES = {"default": _database}
