@@ -298,7 +298,8 @@ class Player:
             asyncio.create_task(self.request_snapshot())
             return
         self.version = version
-        self.state = message["state"]
+        # Events carry `state.match` only when it changed (docs/protocol.md).
+        self.state = {"match": self.state["match"], **message["state"]}
         if self.seat == 0:  # count each match's turns once
             if message["kind"] == "turn":
                 stats.turns += 1

@@ -97,9 +97,8 @@ async def listen(
             continue
         now = time.time()
         for wire in message.get("events", []):
-            event = json.loads(wire["text"])
-            if event["kind"] == "timeout":
-                received.setdefault(event["state"]["match"]["id"], []).append(now)
+            if json.loads(wire["text"])["kind"] == "timeout":
+                received.setdefault(message["match"], []).append(now)
 
 
 def report(title: str, deadlines: dict[int, float], received: dict[int, list[float]]) -> str:

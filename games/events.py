@@ -17,7 +17,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
-from games.protocol import match_state
+from games.protocol import game_state, match_section
 
 LOBBY_GROUP = "lobby"
 
@@ -41,25 +41,25 @@ class MatchContext:
     # command, its deadline gets a Celery task (games/tasks.py) after commit.
     turn_at_start: tuple[int, int] | None = None
 
+    # `state.match` as the clients last got it (set when the match is locked): events carry it
+    # only when it changed (docs/protocol.md).
+    match_sent: dict[str, Any] | None = None
+
+    def current_match_section(self) -> dict[str, Any]:
+        return match_section(self.match, self.game, usernames=self.usernames, ratings=self.ratings)
+
     def record(self, kind: str, detail: dict[str, Any]) -> None:
-        """Bump the version and keep the event with the state as it is now."""
+        """Bump the version and keep the event with the state as it is now: the game, and the
+        match when it changed. The move log is left out: `turn` events carry each new entry."""
         self.match.version += 1
+        state: dict[str, Any] = {"game": game_state(self.match, self.game, timezone.now())}
+        section = self.current_match_section()
+        if section != self.match_sent:
+            state["match"] = self.match_sent = section
         self.events.append(
-            {
-                "type": "event",
-                "version": self.match.version,
-                "kind": kind,
-                "detail": detail,
-                "state": match_state(
-                    self.match,
-                    self.game,
-                    None,  # the move log is in snapshots; `turn` events carry each new entry
-                    usernames=self.usernames,
-                    ratings=self.ratings,
-                    now=timezone.now(),
-                ),
-            }
-        )
+            {"type": "event", "version": self.match.version, "kind": kind, "detail": detail,
+             "state": state}
+        )  # fmt: skip
 
     def open_turn(self) -> tuple[int, int] | None:
         game = self.game
@@ -117,6 +117,8 @@ async def publish_async(
             {"version": event["version"], "text": json.dumps(event, separators=(",", ":"))}
             for event in events
         ]
-        await layer.group_send(match_group(match_id), {"type": "match.events", "events": wire})
+        await layer.group_send(
+            match_group(match_id), {"type": "match.events", "match": match_id, "events": wire}
+        )
     if lobby:
         await layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})

@@ -209,17 +209,10 @@ def game_state(match, game, now: datetime) -> dict[str, Any] | None:
     }
 
 
-def match_state(
-    match,
-    game,
-    moves: list[MoveState] | None,
-    *,
-    usernames: dict[int, str],
-    ratings: dict[int, int],
-    now: datetime,
+def match_section(
+    match, game, *, usernames: dict[int, str], ratings: dict[int, int]
 ) -> dict[str, Any]:
-    """The whole `state` object of a snapshot, or of an event when `moves` is None (events leave
-    the move log out: it only grows by `turn` events, which carry the new entry)."""
+    """The `state.match` object: the match, its players and their scores."""
     players: list[PlayerState] = []
     for seat in (0, 1):
         user_id = match.player_id(seat)
@@ -235,24 +228,34 @@ def match_state(
                 "timeouts": match.timeouts(seat),
             }
         )
-    winner_seat = match.seat_of(match.winner_id)
-    state = {
-        "match": {
-            **match_settings(match),
-            "players": players,
-            "winner": winner_seat,
-            "end_reason": match.end_reason or None,
-            "rematch": {
-                "offered_by": match.rematch_offered_by,
-                "declined": match.rematch_declined,
-                "match_id": match.rematch_id,
-            },
+    return {
+        **match_settings(match),
+        "players": players,
+        "winner": match.seat_of(match.winner_id),
+        "end_reason": match.end_reason or None,
+        "rematch": {
+            "offered_by": match.rematch_offered_by,
+            "declined": match.rematch_declined,
+            "match_id": match.rematch_id,
         },
-        "game": game_state(match, game, now),
     }
-    if moves is not None:
-        state["moves"] = moves
-    return state
+
+
+def match_state(
+    match,
+    game,
+    moves: list[MoveState],
+    *,
+    usernames: dict[int, str],
+    ratings: dict[int, int],
+    now: datetime,
+) -> dict[str, Any]:
+    """The whole `state` object of a snapshot (docs/protocol.md)."""
+    return {
+        "match": match_section(match, game, usernames=usernames, ratings=ratings),
+        "game": game_state(match, game, now),
+        "moves": moves,
+    }
 
 
 def move_of_turn(turn) -> MoveState:

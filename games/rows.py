@@ -3,13 +3,14 @@
 Every play command locks its match row, loads the current game and both players, and writes back
 what changed. Through the ORM that took seven statements and about 10 ms of CPU per command on our
 2-core machine, most of it in the query compiler (0.75 ms to compile one `get`), and PostgreSQL
-planned each statement afresh (1.2 ms of server CPU for the load alone). Here the lock and the load
-go in one round trip and the updates of a command in another, as prepared statements (planned once
-per connection; settings.py sets `prepare_threshold`). The SQL text comes from the models' own
-metadata and the values go through the fields' own conversions (`from_db_value`,
-`get_db_prep_save`), so services still get and change ordinary `Match` and `Game` instances. The
-models have no save signals or `auto_now` fields that an update here would skip
-(tests/games/test_rows.py compares with the ORM).
+planned each statement afresh (1.2 ms of server CPU for the load alone). Here it is a lock, one
+read of everything, and one statement for the updates of a command, all prepared (planned once per
+connection; settings.py sets `prepare_threshold`). psycopg's pipeline mode, which would send the
+lock and the read together, cost more CPU in its polling loop than the round trip it saved.
+The SQL text comes from the models' own metadata and the values go through the fields' own
+conversions (`from_db_value`, `get_db_prep_save`), so services still get and change ordinary
+`Match` and `Game` instances. The models have no save signals or `auto_now` fields that an update
+here would skip (tests/games/test_rows.py compares with the ORM).
 """
 
 from __future__ import annotations
@@ -109,8 +110,7 @@ def _remember(instance: Model) -> None:
 @contextmanager
 def _raw_connection(database) -> Iterator[psycopg.Connection]:
     """Django's psycopg connection (its transaction, its error classes) for server-binding
-    cursors: Django's own cursors bind on the client and cannot prepare. Statements executed in
-    `pipeline()` go in one round trip; their results are read after it."""
+    cursors: Django's own cursors bind on the client and cannot prepare."""
     database.ensure_connection()
     database.validate_no_broken_transaction()
     with database.wrap_database_errors:
@@ -142,7 +142,7 @@ def _lock_sql() -> tuple[str, str]:
             f"LEFT JOIN {user_table} {alias} ON {alias}.id = m.{seat_column} "
             f"LEFT JOIN {rating_table} {alias}r ON {alias}r.{rating_user} = m.{seat_column}"
         )
-    # Two statements in one round trip: the lock first, then the read. In READ COMMITTED a
+    # Two statements: the lock first, then the read. In READ COMMITTED a
     # statement that waits for a row lock sees the locked row's new version but the other rows it
     # joined as they were before the wait, so a single locking join could return a stale game.
     # The second statement starts after the lock is held and sees everything committed before.
@@ -158,16 +158,14 @@ def _lock_sql() -> tuple[str, str]:
 
 
 def lock_match(match_id: int) -> LockedMatch | None:
-    """Lock a match row (inside a transaction) and load it with its current game and players, in
-    one round trip; None when there is no such match."""
+    """Lock a match row (inside a transaction) and load it with its current game and players;
+    None when there is no such match."""
     database = _database()
     lock_sql, read_sql = _lock_sql()
     with _raw_connection(database) as raw:
-        lock, read = psycopg.Cursor(raw), psycopg.Cursor(raw)
-        with raw.pipeline():
-            lock.execute(lock_sql, [match_id], prepare=True)
-            read.execute(read_sql, [match_id], prepare=True)
-        row = read.fetchone()
+        cursor = psycopg.Cursor(raw)
+        cursor.execute(lock_sql, [match_id], prepare=True)
+        row = cursor.execute(read_sql, [match_id], prepare=True).fetchone()
     if row is None:
         return None
     values = list(row)
@@ -190,20 +188,28 @@ def lock_match(match_id: int) -> LockedMatch | None:
 
 
 @cache
-def _update_sql(model: type[Model], attnames: tuple[str, ...]) -> str:
-    columns = [model._meta.get_field(attname).column for attname in attnames]
-    assignments = ", ".join(f"{_quote(column)} = %s" for column in columns)
-    return (
-        f"UPDATE {_quote(model._meta.db_table)} SET {assignments} "
-        f"WHERE {_quote(model._meta.pk.column)} = %s"
-    )
+def _update_sql(changes: tuple[tuple[type[Model], tuple[str, ...]], ...]) -> str:
+    """One statement updating one row of each (model, changed fields): all but the last in
+    data-modifying WITH clauses. Parameters: each row's new values, then its primary key."""
+    updates = []
+    for model, attnames in changes:
+        columns = [model._meta.get_field(attname).column for attname in attnames]
+        assignments = ", ".join(f"{_quote(column)} = %s" for column in columns)
+        updates.append(
+            f"UPDATE {_quote(model._meta.db_table)} SET {assignments} "
+            f"WHERE {_quote(model._meta.pk.column)} = %s"
+        )
+    if len(updates) == 1:
+        return updates[0]
+    clauses = ", ".join(f"u{index} AS ({update})" for index, update in enumerate(updates[:-1]))
+    return f"WITH {clauses} {updates[-1]}"
 
 
 def save(*instances: Model) -> None:
     """Write the fields changed since `lock_match` loaded each instance (or since the last save
-    here), all in one round trip; an instance that did not come from here is saved by the ORM."""
+    here), all in one statement; an instance that did not come from here is saved by the ORM."""
     database = _database()
-    updates = []
+    changes, parameters, written = [], [], []
     for instance in instances:
         loaded = getattr(instance, _LOADED, None)
         if loaded is None or instance._state.adding:
@@ -214,20 +220,15 @@ def save(*instances: Model) -> None:
         preparers = _preparers(type(instance))
         changed = tuple(name for name in preparers if _frozen(values[name]) != loaded[name])
         if changed:
-            parameters = [preparers[name](values[name], database) for name in changed]
-            updates.append((instance, _update_sql(type(instance), changed), parameters))
-    if not updates:
+            changes.append((type(instance), changed))
+            parameters += [preparers[name](values[name], database) for name in changed]
+            parameters.append(instance.pk)
+            written.append(instance)
+    if not changes:
         return
     with _raw_connection(database) as raw:
-        cursor = psycopg.Cursor(raw)
-        if len(updates) == 1:  # a pipeline costs more CPU than it saves for one statement
-            _, sql, parameters = updates[0]
-            cursor.execute(sql, [*parameters, updates[0][0].pk], prepare=True)
-        else:
-            with raw.pipeline():
-                for instance, sql, parameters in updates:
-                    cursor.execute(sql, [*parameters, instance.pk], prepare=True)
-    for instance, _, _ in updates:
+        psycopg.Cursor(raw).execute(_update_sql(tuple(changes)), parameters, prepare=True)
+    for instance in written:
         _remember(instance)
 
 

@@ -63,6 +63,7 @@ def _lock(match_id: int) -> MatchContext:
     for player in locked.players:
         _note_player(context, player.id, player.username, player.auto_roll, player.rating)
     context.turn_at_start = context.open_turn()
+    context.match_sent = context.current_match_section()
     return context
 
 

@@ -197,8 +197,9 @@ export class MatchApp {
     if (this.pending && (this.pending.type === "step" || this.pending.type === "roll" || this.pending.type === "undo")) {
       this.clearPending(false);
     }
-    // Events leave the move log out: it grows by the entry each `turn` event carries, and a new
-    // game (`started`, or the game after `game_over`) starts an empty one.
+    // Events carry `state.match` only when it changed, and leave the move log out: it grows by
+    // the entry each `turn` event carries, and a new game starts an empty one.
+    const match = msg.state.match || (before && before.match);
     let moves = (before && before.moves) || [];
     const number = msg.state.game ? msg.state.game.number : null;
     if (before && before.game && number !== before.game.number) moves = [];
@@ -206,13 +207,13 @@ export class MatchApp {
       const { passed, ...entry } = msg.detail;
       moves = moves.concat([entry]);
     }
-    this.setConfirmed({ ...msg.state, moves });
+    this.setConfirmed({ ...msg.state, match, moves });
     this.noteEvent(msg, before);
   }
 
   noteEvent(msg, before) {
     const d = msg.detail || {};
-    const st = msg.state;
+    const st = this.confirmed;
     const prev = before || st;
     const nameOfSide = (side, s) => {
       const p = ((s && s.match.players) || []).find((x) => x.side === side);

@@ -145,7 +145,9 @@ async def test_resync_after_a_missed_version(match_setup, seam):
     await socket.disconnect()
 
 
-async def test_events_leave_the_move_log_out_and_turn_events_carry_its_new_entry(match_setup, seam):
+async def test_events_carry_the_match_if_changed_and_turn_events_the_new_log_entry(
+    match_setup, seam
+):
     match, (white, white_cookie), _ = match_setup
     socket = await connect(match.pk, white_cookie)
     snapshot = await next_of_type(socket, "snapshot")
@@ -157,15 +159,20 @@ async def test_events_leave_the_move_log_out_and_turn_events_carry_its_new_entry
     for command, kind in commands:
         await socket.send_json_to({**command, "version": version})
         event = await next_event(socket)
-        assert event["kind"] == kind and "moves" not in event["state"]
+        assert event["kind"] == kind and set(event["state"]) == {"game"}  # match unchanged
         version = event["version"]
     event = await next_event(socket)
     entry = {"number": 1, "side": "w", "dice": [4, 2], "steps": [[24, 20, 4], [20, 18, 2]],
              "by_server": False}  # fmt: skip
     assert (event["kind"], event["detail"]) == ("turn", {**entry, "passed": False})
-    assert "moves" not in event["state"] and event["state"]["game"]["turn"] == "b"
+    assert set(event["state"]) == {"game"} and event["state"]["game"]["turn"] == "b"
     await socket.send_json_to({"type": "snapshot"})
     assert (await next_of_type(socket, "snapshot"))["state"]["moves"] == [entry]
+    # An event that changes the match carries it.
+    await socket.send_json_to({"type": "resign"})
+    event = await next_event(socket)
+    assert event["kind"] == "match_over"
+    assert (event["state"]["match"]["status"], event["state"]["match"]["winner"]) == ("finished", 1)
     await socket.disconnect()
 
 
