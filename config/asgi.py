@@ -16,8 +16,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from config import daphne_close_codes  # noqa: E402, F401  (1008 on rate limit)
-from config import twisted_writes  # noqa: E402, F401  (frames sent at once)
+# Patches of Daphne and Twisted: 1008 on rate limit, frames sent at once.
+from config import daphne_close_codes, twisted_writes  # noqa: E402, F401
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
