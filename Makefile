@@ -38,6 +38,11 @@ clean-data:
 bench-live: $(STAMP)
 	$(PY) -m bench.live_load $(BENCH_ARGS)
 
+# CPU and wall time of one play command in the services (bench/service_cost.py)
+.PHONY: bench-service
+bench-service: $(STAMP)
+	$(PY) -m bench.service_cost $(BENCH_ARGS)
+
 # Timeout lateness through the real worker (bench/timeouts.py): make bench-timeouts BENCH_ARGS="--matches 100"
 .PHONY: bench-timeouts
 bench-timeouts: $(STAMP)

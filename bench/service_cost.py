@@ -1,10 +1,11 @@
 """What one play command costs in the service layer: CPU and wall time, here and in PostgreSQL.
 
-    DATABASE_URL=... REDIS_URL=... .venv/bin/python -m bench.service_cost [--commands 3000]
+    make bench-service BENCH_ARGS="--commands 3000"
 
 Plays random legal rolls and steps through `games.services` (the same calls the match socket
-makes), one command at a time in this process, on the database DATABASE_URL names (it creates
-its own users and matches there; use a scratch database). Prints per-command CPU time (this
+makes), one command at a time in this process: on throwaway embedded servers, or on the database
+DATABASE_URL names when it is set (it migrates it and creates its own users and matches there, so
+use a scratch database). Prints per-command CPU time (this
 thread only: Python, the ORM, psycopg) and wall time, split by command type, and the CPU time of
 the PostgreSQL server process that ran them (when the server is on this machine).
 The live benchmark (bench/live_load.py) measures the whole path; this isolates the part the
@@ -18,8 +19,11 @@ import os
 import random
 import secrets
 import statistics
+import subprocess
+import sys
 import time
 from collections import defaultdict
+from pathlib import Path
 
 
 def main() -> int:
@@ -28,7 +32,16 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     arguments = parser.parse_args()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from config.embedded import EmbeddedServices
+
+    with EmbeddedServices(None):  # sets DATABASE_URL / REDIS_URL unless they are set
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                       cwd=Path(__file__).resolve().parent.parent, check=True)  # fmt: skip
+        return measure(arguments)
+
+
+def measure(arguments: argparse.Namespace) -> int:
     import django
 
     django.setup()
