@@ -48,9 +48,10 @@ async def next_of_type(communicator, kind: str, timeout: float = 5) -> dict:
         assert message["type"] == "presence", message
 
 
-async def next_event(communicator) -> dict:
-    """The next event, skipping presence updates and acks."""
-    while (message := await communicator.receive_json_from(timeout=5))["type"] != "event":
+async def next_skipping_acks(communicator, kind: str) -> dict:
+    """The next message of a type, skipping presence updates and acks (an ack may come before
+    or after the events of its command)."""
+    while (message := await communicator.receive_json_from(timeout=5))["type"] != kind:
         assert message["type"] in ("presence", "ack"), message
     return message
 
@@ -158,19 +159,19 @@ async def test_events_carry_the_match_if_changed_and_turn_events_the_new_log_ent
                 ({"type": "step", "step": [20, 18, 2]}, "step")]  # fmt: skip
     for command, kind in commands:
         await socket.send_json_to({**command, "version": version})
-        event = await next_event(socket)
+        event = await next_skipping_acks(socket, "event")
         assert event["kind"] == kind and set(event["state"]) == {"game"}  # match unchanged
         version = event["version"]
-    event = await next_event(socket)
+    event = await next_skipping_acks(socket, "event")
     entry = {"number": 1, "side": "w", "dice": [4, 2], "steps": [[24, 20, 4], [20, 18, 2]],
              "by_server": False}  # fmt: skip
     assert (event["kind"], event["detail"]) == ("turn", {**entry, "passed": False})
     assert set(event["state"]) == {"game"} and event["state"]["game"]["turn"] == "b"
     await socket.send_json_to({"type": "snapshot"})
-    assert (await next_of_type(socket, "snapshot"))["state"]["moves"] == [entry]
+    assert (await next_skipping_acks(socket, "snapshot"))["state"]["moves"] == [entry]
     # An event that changes the match carries it.
     await socket.send_json_to({"type": "resign"})
-    event = await next_event(socket)
+    event = await next_skipping_acks(socket, "event")
     assert event["kind"] == "match_over"
     assert (event["state"]["match"]["status"], event["state"]["match"]["winner"]) == ("finished", 1)
     await socket.disconnect()
