@@ -100,13 +100,17 @@ def _all_sequences(
 ) -> list[tuple[StepSequence, Board]]:
     """Every sequence of individually playable steps (each prefix included), with its board."""
     found: list[tuple[StepSequence, Board]] = []
+    table, sign = OWN_TO_INDEX[side], sign_of(side)
 
     def extend(current: Board, remaining: tuple[int, ...], steps: StepSequence, heads: int) -> None:
         found.append((steps, current))
+        # Points holding one of our checkers (step_problem refuses every other source anyway;
+        # skipping them here spares most of its calls).
+        sources = [p for p in range(POINTS, 0, -1) if current[table[p]] * sign > 0]
         for die in sorted(set(remaining), reverse=True):
             rest = list(remaining)
             rest.remove(die)
-            for source in range(POINTS, 0, -1):
+            for source in sources:
                 destination = max(source - die, BORNE_OFF)
                 step = Step(source, destination, die)
                 if step_problem(current, side, step, heads, head_limit, rules) is not None:
