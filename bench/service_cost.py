@@ -56,7 +56,7 @@ def measure(arguments: argparse.Namespace) -> int:
 
     rng = random.Random(arguments.seed)
     prefix = f"cost{secrets.token_hex(3)}_"
-    users = User.objects.bulk_create(
+    User.objects.bulk_create(
         [User(username=f"{prefix}{i}", email=f"{prefix}{i}@bench.invalid", auto_roll=False)
          for i in range(2 * arguments.matches)]
     )  # fmt: skip
