@@ -439,3 +439,14 @@ export class BoardView {
     if (d && d.active && redraw && this.model) this._draw(this._legalMap());
   }
 }
+
+/** A page's translated strings: the JSON block rendered by the template (`{}` if missing). */
+export function readStrings(id) {
+  const node = document.getElementById(id);
+  if (!node) return {};
+  try {
+    return JSON.parse(node.textContent);
+  } catch (e) {
+    return {};
+  }
+}

@@ -1,7 +1,7 @@
 // The live match page: socket, versioned state, optimistic steps, rendering (docs/protocol.md).
 import {
   BoardView, diceFaces, formatOpening, formatTurn, indexToOwnPoint, moveListItem, otherSide,
-  ownPointToIndex, pipCount, borneOff,
+  ownPointToIndex, pipCount, borneOff, readStrings,
 } from "./board.js";
 
 const DEFAULT_STRINGS = {
@@ -744,16 +744,6 @@ export class MatchApp {
   renderSpectators() {
     const el = this.$("spectators");
     if (el) el.textContent = this.t("watching", { n: this.spectators || 0 });
-  }
-}
-
-function readStrings(id) {
-  const node = document.getElementById(id);
-  if (!node) return {};
-  try {
-    return JSON.parse(node.textContent);
-  } catch (e) {
-    return {};
   }
 }
 

@@ -1,6 +1,7 @@
 // The replay page of a finished match: steps through the turns of each game (board.js draws).
 import {
   BoardView, formatOpening, moveListItem, otherSide, ownPointToIndex, pipCount, borneOff,
+  readStrings,
 } from "./board.js";
 
 const DEFAULT_STRINGS = {
@@ -224,16 +225,6 @@ export class ReplayApp {
     dis("replay-last", this.k === n);
     const flip = this.$("flip-button");
     if (flip) flip.setAttribute("aria-pressed", String(this.flipped));
-  }
-}
-
-function readStrings(id) {
-  const node = document.getElementById(id);
-  if (!node) return {};
-  try {
-    return JSON.parse(node.textContent);
-  } catch (e) {
-    return {};
   }
 }
 
