@@ -27,7 +27,7 @@ def write(self: FileDescriptor, data: bytes) -> None:
         if isinstance(sent, int) and sent > 0:
             if sent == len(data):
                 return
-            data = bytes(memoryview(data)[sent:])
+            data = data[sent:]
     _buffered_write(self, data)
 
 
