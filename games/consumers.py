@@ -7,7 +7,6 @@ through `in_database_thread` (which closes stale connections around every call).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
 import weakref
@@ -19,6 +18,7 @@ from django.utils.translation import gettext as _
 from accounts.consumers import SiteSocket
 from games import presence, selectors, services
 from games.events import LOBBY_GROUP, deferred_publishing, match_group, publish_async
+from games.hub import hub
 from games.protocol import Command, ProtocolError, parse_command
 
 
@@ -38,24 +38,40 @@ LOBBY_DEBOUNCE_SECONDS = 0.5
 
 
 class MatchSocket(SiteSocket):
-    """`/ws/matches/<id>/`: players play, everyone watches (docs/protocol.md)."""
+    """`/ws/matches/<id>/`: players play, everyone watches (docs/protocol.md).
+
+    Group messages come from this process's hub (games/hub.py), not through the socket's own
+    channel. While a snapshot is being read and sent, they are held in `_held` and replayed after
+    it in order; a gap in versions starts a fresh snapshot in a task of its own, so the hub never
+    waits for this socket's database read.
+    """
 
     match_id: int
     seat: int | None = None
     version: int = -1
     opened: bool = False
+    _held: list[dict[str, Any]] | None = None
+    _resync: asyncio.Task | None = None
 
     async def on_open(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        # Join first, then read: an event committed in between arrives after the snapshot and is
-        # dropped by version, so nothing is missed and nothing is applied twice.
-        await self.channel_layer.group_add(match_group(self.match_id), self.channel_name)
+        self._snapshot_lock = asyncio.Lock()
+        # Join first, then read: an event committed in between is held, then dropped by version
+        # after the snapshot, so nothing is missed and nothing is applied twice.
+        self._held = []
+        await hub().join(self.match_id, self)
+        try:
+            await self._open()
+        finally:
+            if not self.opened:  # no such match, or opening failed: nothing to relay
+                await hub().leave(self.match_id, self)
+
+    async def _open(self) -> None:
         snapshot = await in_database_thread(selectors.match_snapshot)(self.match_id)
         if snapshot is None:
             await self.send_error("not_found", _("There is no such match."))
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.opened = True
         user = self.scope.get("user")
         username = user.username if user is not None and user.is_authenticated else None
         self.seat = next(
@@ -67,28 +83,38 @@ class MatchSocket(SiteSocket):
             None,
         )
         await presence.presence_join(self.match_id, self.channel_name, self.seat)
-        self._refresher = asyncio.create_task(self._refresh_presence())
         await self._send_snapshot(snapshot)
+        self.opened = True
         await self._broadcast_presence()
 
     async def on_close(self) -> None:
         if not self.opened:
             return
-        self._refresher.cancel()
-        await self.channel_layer.group_discard(match_group(self.match_id), self.channel_name)
+        if self._resync is not None:
+            self._resync.cancel()
+        await hub().leave(self.match_id, self)
         await presence.presence_leave(self.match_id, self.channel_name)
         await self._broadcast_presence()
 
-    async def _refresh_presence(self) -> None:
-        with contextlib.suppress(asyncio.CancelledError):
-            while True:
-                await asyncio.sleep(presence.REFRESH_SECONDS)
-                await presence.presence_join(self.match_id, self.channel_name, self.seat)
-
     async def _send_snapshot(self, snapshot=None) -> None:
-        if snapshot is None:
-            snapshot = await in_database_thread(selectors.match_snapshot)(self.match_id)
-        version, state = snapshot
+        """Send a snapshot (read now unless given), then the events that arrived meanwhile."""
+        async with self._snapshot_lock:
+            if self._held is None:
+                self._held = []
+            try:
+                while True:
+                    if snapshot is None:
+                        snapshot = await in_database_thread(selectors.match_snapshot)(self.match_id)
+                    await self._send_snapshot_of(*snapshot)
+                    snapshot = None
+                    while self._held and await self._send_events(self._held[0]):
+                        self._held.pop(0)
+                    if not self._held:
+                        break  # caught up; otherwise a gap: read again
+            finally:
+                self._held = None
+
+    async def _send_snapshot_of(self, version: int, state: dict[str, Any]) -> None:
         players, spectators = await presence.presence_of(self.match_id)
         state["presence"], state["spectators"] = players, spectators
         side = None
@@ -113,7 +139,12 @@ class MatchSocket(SiteSocket):
         players, spectators = await presence.presence_of(self.match_id)
         await self.channel_layer.group_send(
             match_group(self.match_id),
-            {"type": "match.presence", "presence": players, "spectators": spectators},
+            {
+                "type": "match.presence",
+                "match": self.match_id,
+                "presence": players,
+                "spectators": spectators,
+            },
         )
 
     # --- Commands ---------------------------------------------------------------------------------
@@ -144,9 +175,10 @@ class MatchSocket(SiteSocket):
         except services.CommandError as error:
             await self.send_error(error.code, error.message, reply_to=message)
             return
+        # The ack first: the sender's own event then follows it, through the hub.
+        await self.send_json({"type": "ack", "id": command.id, "version": match.version})
         for match_id, events, lobby in published:
             await publish_async(match_id, events, lobby=lobby)
-        await self.send_json({"type": "ack", "id": command.id, "version": match.version})
 
     def _run_collecting(self, command: Command, user):
         with deferred_publishing() as published:
@@ -167,18 +199,32 @@ class MatchSocket(SiteSocket):
             return services.match_rematch_offer(**arguments)
         return services.match_rematch_decline(**arguments)
 
-    # --- Group events -----------------------------------------------------------------------------
+    # --- Group events (from the hub) ----------------------------------------------------------
 
     async def match_events(self, message: dict[str, Any]) -> None:
+        if self._held is not None:
+            self._held.append(message)  # a snapshot is on its way; these follow it
+        elif not await self._send_events(message):
+            # A gap (two commands' events published out of order): a fresh snapshot instead.
+            self._held = [message]
+            self._resync = asyncio.create_task(self._resynchronise())
+
+    async def _resynchronise(self) -> None:
+        try:
+            await self._send_snapshot()
+        finally:
+            self._resync = None
+
+    async def _send_events(self, message: dict[str, Any]) -> bool:
+        """Send the events this socket has not had; False at a gap (nothing after it is sent)."""
         for event in message["events"]:
             if event["version"] <= self.version:
                 continue  # already in the snapshot this socket sent
             if event["version"] != self.version + 1:
-                # A gap (two commands' events published out of order): a fresh snapshot instead.
-                await self._send_snapshot()
-                return
+                return False
             self.version = event["version"]
             await self.send(text_data=event["text"])  # serialised once by the publisher
+        return True
 
     async def match_presence(self, message: dict[str, Any]) -> None:
         await self.send_json(

@@ -1,8 +1,8 @@
 """Who is at a match: players' sockets and spectators, in Redis so every Daphne process agrees.
 
-One hash per match: socket channel name → "<seat>|<timestamp>" ("s" for a spectator). Each socket
-refreshes its entry while it lives; entries older than STALE_SECONDS (a crashed process) are ignored
-and cleaned up.
+One hash per match: socket channel name → "<seat>|<timestamp>" ("s" for a spectator). Each process
+refreshes its sockets' entries while they live (games/hub.py, one pipeline per period); entries
+older than STALE_SECONDS (a crashed process) are ignored and cleaned up.
 """
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
+from collections.abc import Iterable
 
 import redis.asyncio as redis_async
 from django.conf import settings
 
 REFRESH_SECONDS = 30
 STALE_SECONDS = 75
+KEEP_SECONDS = 24 * 3600  # a match's hash outlives a crashed process's last refresh
 SPECTATOR = "s"
 
 # One client per event loop: an asyncio connection belongs to the loop that opened it (Daphne
@@ -36,10 +38,25 @@ def _key(match_id: int) -> str:
     return f"{settings.REDIS_PREFIX}:presence:{match_id}"
 
 
+def _entry(seat: int | None) -> str:
+    return f"{SPECTATOR if seat is None else seat}|{time.time():.0f}"
+
+
 async def presence_join(match_id: int, channel_name: str, seat: int | None) -> None:
-    value = f"{SPECTATOR if seat is None else seat}|{time.time():.0f}"
-    await client().hset(_key(match_id), channel_name, value)
-    await client().expire(_key(match_id), 24 * 3600)
+    await presence_refresh([(match_id, channel_name, seat)])
+
+
+async def presence_refresh(sockets: Iterable[tuple[int, str, int | None]]) -> None:
+    """Mark each (match id, socket channel name, seat) as here now, in one round trip."""
+    async with client().pipeline(transaction=False) as pipe:
+        keys = set()
+        for match_id, channel_name, seat in sockets:
+            keys.add(_key(match_id))
+            pipe.hset(_key(match_id), channel_name, _entry(seat))
+        for key in keys:
+            pipe.expire(key, KEEP_SECONDS)
+        if keys:
+            await pipe.execute()
 
 
 async def presence_leave(match_id: int, channel_name: str) -> None:

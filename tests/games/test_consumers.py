@@ -10,25 +10,10 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from games import services
-from games.dice import push_test_dice
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://localhost")
-
-
-@pytest.fixture
-def seam(settings):
-    settings.DEBUG = True
-    settings.NARDY_TEST_DICE = True
-    push_test_dice()
-    yield push_test_dice
-    push_test_dice()
-
-
-def cookie_for(client, user) -> tuple[bytes, bytes]:
-    client.force_login(user)
-    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
 
 
 async def connect(match_id: int, cookie=None) -> WebsocketCommunicator:
@@ -66,17 +51,7 @@ async def receive_kinds(communicator, count: int) -> dict[str, dict]:
     return found
 
 
-@pytest.fixture
-def match_setup(seam, client):
-    white, black = make_user("wsw"), make_user("wsb")
-    match = services.match_create(creator=white)
-    seam(6, 1)
-    services.match_accept(user=black, match_id=match.pk)
-    match.refresh_from_db()
-    return match, (white, cookie_for(client, white)), (black, cookie_for(client.__class__(), black))
-
-
-async def test_snapshot_events_acks_and_errors_only_to_the_sender(match_setup, seam):
+async def test_snapshot_events_acks_and_errors_only_to_the_sender(match_setup, fixed_dice):
     match, (white, white_cookie), (black, black_cookie) = match_setup
     white_socket = await connect(match.pk, white_cookie)
     black_socket = await connect(match.pk, black_cookie)
@@ -99,7 +74,7 @@ async def test_snapshot_events_acks_and_errors_only_to_the_sender(match_setup, s
     await black_socket.send_json_to({"type": "roll", "id": "b1", "version": match.version})
     assert (await next_of_type(black_socket, "error"))["code"] == "not_your_turn"
 
-    await sync_to_async(seam)(4, 2)
+    await sync_to_async(fixed_dice)(4, 2)
     await white_socket.send_json_to({"type": "roll", "id": "w1", "version": match.version})
     # The sender gets the event and its ack (in either order: the ack does not wait for Redis).
     received = await receive_kinds(white_socket, 2)
@@ -131,12 +106,12 @@ async def test_snapshot_events_acks_and_errors_only_to_the_sender(match_setup, s
         await socket.disconnect()
 
 
-async def test_resync_after_a_missed_version(match_setup, seam):
+async def test_resync_after_a_missed_version(match_setup, fixed_dice):
     match, (white, white_cookie), _ = match_setup
     socket = await connect(match.pk, white_cookie)
     first = await next_of_type(socket, "snapshot")
     # Changes the socket does not see (it is told to resync, as after a dropped connection).
-    await sync_to_async(seam)(5, 3)
+    await sync_to_async(fixed_dice)(5, 3)
     await sync_to_async(services.game_roll)(user=white, match_id=match.pk, version=first["version"])
     await next_of_type(socket, "event")
     await socket.send_json_to({"type": "snapshot", "id": "again"})
@@ -147,14 +122,14 @@ async def test_resync_after_a_missed_version(match_setup, seam):
 
 
 async def test_events_carry_the_match_if_changed_and_turn_events_the_new_log_entry(
-    match_setup, seam
+    match_setup, fixed_dice
 ):
     match, (white, white_cookie), _ = match_setup
     socket = await connect(match.pk, white_cookie)
     snapshot = await next_of_type(socket, "snapshot")
     assert snapshot["state"]["moves"] == []
     version = snapshot["version"]
-    await sync_to_async(seam)(4, 2)
+    await sync_to_async(fixed_dice)(4, 2)
     commands = [({"type": "roll"}, "rolled"), ({"type": "step", "step": [24, 20, 4]}, "step"),
                 ({"type": "step", "step": [20, 18, 2]}, "step")]  # fmt: skip
     for command, kind in commands:
@@ -229,14 +204,14 @@ async def test_presence_shows_the_opponent_leaving(match_setup):
 
 
 async def test_two_tabs_of_a_player_stay_in_sync_and_logging_out_closes_both(
-    match_setup, seam, client
+    match_setup, fixed_dice, client
 ):
     match, (white, white_cookie), _ = match_setup
     first_tab = await connect(match.pk, white_cookie)
     second_tab = await connect(match.pk, white_cookie)
     for tab in (first_tab, second_tab):
         assert (await next_of_type(tab, "snapshot"))["you"]["seat"] == 0
-    await sync_to_async(seam)(3, 1)
+    await sync_to_async(fixed_dice)(3, 1)
     await first_tab.send_json_to({"type": "roll", "id": "t1", "version": match.version})
     event = await next_of_type(second_tab, "event")
     assert (event["kind"], event["state"]["game"]["dice"]) == ("rolled", [3, 1])
@@ -253,7 +228,7 @@ async def test_two_tabs_of_a_player_stay_in_sync_and_logging_out_closes_both(
                 break
 
 
-async def test_lobby_sockets_see_new_challenges_and_live_matches(seam):
+async def test_lobby_sockets_see_new_challenges_and_live_matches(fixed_dice):
     async def lobby() -> WebsocketCommunicator:
         socket = WebsocketCommunicator(
             application, "/ws/lobby/", headers=[ORIGIN, (b"host", b"localhost")]
@@ -270,7 +245,7 @@ async def test_lobby_sockets_see_new_challenges_and_live_matches(seam):
         update = await watcher.receive_json_from(timeout=5)
         assert [c["id"] for c in update["open"]] == [match.pk]
         assert update["open"][0]["creator"] == "lobbyist"
-    await sync_to_async(seam)(5, 2)
+    await sync_to_async(fixed_dice)(5, 2)
     await sync_to_async(services.match_accept)(
         user=await sync_to_async(make_user)("joiner"), match_id=match.pk
     )

@@ -1,0 +1,88 @@
+"""The process's match hub (games/hub.py) through the real ASGI application and Redis."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+
+from games import presence, services
+from games.events import deferred_publishing, match_group, publish_async
+from games.hub import hub
+from games.rules import Step
+from tests.games.test_consumers import connect, next_of_type, next_skipping_acks
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def subscribers(match_id: int) -> int:
+    """How many Redis subscriptions the match's group channel has (all processes)."""
+    channel = get_channel_layer()._get_layer()._get_group_channel_name(match_group(match_id))
+    [(_, count)] = await presence.client().pubsub_numsub(channel)
+    return count
+
+
+async def test_one_subscription_per_process_and_match_until_its_last_socket_leaves(match_setup):
+    match, (white, white_cookie), (black, black_cookie) = match_setup
+    sockets = [await connect(match.pk, cookie) for cookie in (white_cookie, black_cookie, None)]
+    for socket in sockets:
+        await next_of_type(socket, "snapshot")
+    assert await subscribers(match.pk) == 1
+    assert len(hub().sockets[match.pk]) == 3
+
+    for socket in sockets[:2]:
+        await socket.disconnect()
+    assert await subscribers(match.pk) == 1
+    # The one left still gets events.
+    await sync_to_async(services.match_resign)(user=black, match_id=match.pk)
+    event = await next_of_type(sockets[2], "event")
+    assert event["kind"] == "match_over"
+
+    await sockets[2].disconnect()
+    assert await subscribers(match.pk) == 0
+    assert match.pk not in hub().sockets
+
+
+def _roll_and_step_unpublished(fixed_dice, user, match_id: int, version: int) -> list:
+    """A roll and a step, committed, with their group messages held back (not published)."""
+    fixed_dice(4, 2)
+    with deferred_publishing() as held:
+        services.game_roll(user=user, match_id=match_id, version=version)
+        services.game_step_play(user=user, match_id=match_id, version=version + 1,
+                                step=Step(24, 20, 4))  # fmt: skip
+    return held
+
+
+async def test_events_out_of_order_make_a_snapshot_and_are_not_repeated(match_setup, fixed_dice):
+    match, (white, white_cookie), _ = match_setup
+    socket = await connect(match.pk, white_cookie)
+    version = (await next_of_type(socket, "snapshot"))["version"]
+    (_, rolled, _), (_, stepped, _) = await sync_to_async(_roll_and_step_unpublished)(
+        fixed_dice, white, match.pk, version
+    )
+    # The step's event arrives first: a gap. The socket gets a fresh snapshot instead...
+    await publish_async(match.pk, stepped)
+    snapshot = await next_of_type(socket, "snapshot")
+    assert snapshot["version"] == version + 2
+    assert snapshot["state"]["game"]["dice"] == [4, 2]
+    # ...and the late roll event is not sent on top of it; later events flow again.
+    await publish_async(match.pk, rolled)
+    await socket.send_json_to({"type": "step", "id": "s", "version": version + 2,
+                               "step": [20, 18, 2]})  # fmt: skip
+    event = await next_skipping_acks(socket, "event")
+    assert (event["version"], event["kind"]) == (version + 3, "step")
+    await socket.disconnect()
+
+
+async def test_presence_refresh_rewrites_every_socket_of_the_process(match_setup):
+    match, (white, white_cookie), _ = match_setup
+    sockets = [await connect(match.pk, white_cookie), await connect(match.pk)]
+    for socket in sockets:
+        await next_of_type(socket, "snapshot")
+    await presence.client().delete(presence._key(match.pk))  # as if it had expired
+    assert await presence.presence_of(match.pk) == ({"0": False, "1": False}, 0)
+
+    await hub().refresh_presence()
+    assert await presence.presence_of(match.pk) == ({"0": True, "1": False}, 1)
+    for socket in sockets:
+        await socket.disconnect()
