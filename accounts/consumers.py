@@ -20,6 +20,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.signals import user_group_name
+from config.wire import json_text
 
 MAX_MESSAGE_BYTES = 4096
 CLOSE_POLICY_VIOLATION = 1008
@@ -106,7 +107,7 @@ class SiteSocket(AsyncWebsocketConsumer):
         await self.send_error("unknown_type", _("Unknown message type."), reply_to=message)
 
     async def send_json(self, payload: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+        await self.send(text_data=json_text(payload))
 
     async def send_error(
         self, code: str, text: str, *, reply_to: dict[str, Any] | None = None

@@ -7,7 +7,6 @@ through `in_database_thread` (which closes stale connections around every call).
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 import weakref
 from typing import Any
@@ -16,6 +15,7 @@ from channels.db import DatabaseSyncToAsync
 from django.utils.translation import gettext as _
 
 from accounts.consumers import SiteSocket
+from config.wire import json_text
 from games import presence, selectors, services
 from games.events import LOBBY_GROUP, deferred_publishing, match_group, publish_async
 from games.hub import hub
@@ -241,7 +241,7 @@ async def _read_lobby() -> str:
     counts = await presence.spectator_counts([match["id"] for match in state["live"]])
     for match in state["live"]:
         match["spectators"] = counts.get(match["id"], 0)
-    return json.dumps(state, separators=(",", ":"))
+    return json_text(state)
 
 
 # The lobby as last read by this process, shared by all its lobby sockets: a burst of changes

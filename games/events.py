@@ -5,7 +5,6 @@ process unless the transaction commits.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +16,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
+from config.wire import json_text
 from games.protocol import game_state, match_section
 
 LOBBY_GROUP = "lobby"
@@ -113,10 +113,7 @@ async def publish_async(
     layer = get_channel_layer()
     if events:
         # Serialised once here, not once per receiving socket.
-        wire = [
-            {"version": event["version"], "text": json.dumps(event, separators=(",", ":"))}
-            for event in events
-        ]
+        wire = [{"version": event["version"], "text": json_text(event)} for event in events]
         await layer.group_send(
             match_group(match_id), {"type": "match.events", "match": match_id, "events": wire}
         )
