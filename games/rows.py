@@ -95,16 +95,25 @@ def _instance(database, model: type[Model], values: list[Any]) -> Model:
 
 
 def _frozen(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_frozen(item) for item in value)
-    if isinstance(value, dict):
+    """An immutable copy to compare with later (lists and dicts of JSON-like values)."""
+    kind = type(value)
+    if kind is list:
+        return tuple([_frozen(item) if type(item) in _CONTAINERS else item for item in value])
+    if kind is dict:
         return tuple(sorted((key, _frozen(item)) for key, item in value.items()))
     return value
 
 
-def _remember(instance: Model) -> None:
+_CONTAINERS = (list, dict)
+
+
+def _frozen_fields(instance: Model) -> dict[str, Any]:
     values = instance.__dict__
-    setattr(instance, _LOADED, {name: _frozen(values[name]) for name in _preparers(type(instance))})
+    return {name: _frozen(values[name]) for name in _preparers(type(instance))}
+
+
+def _remember(instance: Model, frozen: dict[str, Any] | None = None) -> None:
+    setattr(instance, _LOADED, _frozen_fields(instance) if frozen is None else frozen)
 
 
 @contextmanager
@@ -218,18 +227,19 @@ def save(*instances: Model) -> None:
             continue
         values = instance.__dict__
         preparers = _preparers(type(instance))
-        changed = tuple(name for name in preparers if _frozen(values[name]) != loaded[name])
+        frozen = _frozen_fields(instance)
+        changed = tuple(name for name in preparers if frozen[name] != loaded[name])
         if changed:
             changes.append((type(instance), changed))
             parameters += [preparers[name](values[name], database) for name in changed]
             parameters.append(instance.pk)
-            written.append(instance)
+            written.append((instance, frozen))
     if not changes:
         return
     with _raw_connection(database) as raw:
         psycopg.Cursor(raw).execute(_update_sql(tuple(changes)), parameters, prepare=True)
-    for instance in written:
-        _remember(instance)
+    for instance, frozen in written:
+        _remember(instance, frozen)
 
 
 @cache
