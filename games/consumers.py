@@ -33,6 +33,11 @@ def in_database_thread(function):
     return DatabaseSyncToAsync(function, thread_sensitive=False)
 
 
+# Built once: a SyncToAsync wrapper costs a few inspections to make, and every command needs one.
+_run_command = in_database_thread(
+    lambda socket, command, user: socket.run_collecting(command, user)
+)
+
 CLOSE_NOT_FOUND = 4404
 LOBBY_DEBOUNCE_SECONDS = 0.5
 
@@ -171,7 +176,7 @@ class MatchSocket(SiteSocket):
             )  # fmt: skip
             return
         try:
-            match, published = await in_database_thread(self._run_collecting)(command, user)
+            match, published = await _run_command(self, command, user)
         except services.CommandError as error:
             await self.send_error(error.code, error.message, reply_to=message)
             return
@@ -180,7 +185,7 @@ class MatchSocket(SiteSocket):
         for match_id, events, lobby in published:
             await publish_async(match_id, events, lobby=lobby)
 
-    def _run_collecting(self, command: Command, user):
+    def run_collecting(self, command: Command, user):
         with deferred_publishing() as published:
             match = self._run(command, user)
         return match, published
@@ -234,6 +239,11 @@ class MatchSocket(SiteSocket):
                 "spectators": message["spectators"],
             }
         )
+
+
+@in_database_thread  # wrapped once: a SyncToAsync costs a few inspections to make
+def _run_command(socket: MatchSocket, command: Command, user):
+    return socket.run_collecting(command, user)
 
 
 async def _read_lobby() -> str:

@@ -36,6 +36,8 @@ class MatchContext:
     ratings: dict[int, int]
     auto_roll: set[int] = field(default_factory=set)  # players who roll automatically
     events: list[dict[str, Any]] = field(default_factory=list)
+    # Move-log rows made by the command, written with its updates (rows.save(new=...)).
+    new_rows: list[Any] = field(default_factory=list)
     lobby_changed: bool = False
     # The turn that was open when the match was locked: when another one is open at the end of the
     # command, its deadline gets a Celery task (games/tasks.py) after commit.

@@ -4,9 +4,10 @@ Every play command locks its match row, loads the current game and both players,
 what changed. Through the ORM that took seven statements and about 10 ms of CPU per command on our
 2-core machine, most of it in the query compiler (0.75 ms to compile one `get`), and PostgreSQL
 planned each statement afresh (1.2 ms of server CPU for the load alone). Here it is a lock, one
-read of everything, and one statement for the updates of a command, all prepared (planned once per
-connection; settings.py sets `prepare_threshold`). psycopg's pipeline mode, which would send the
-lock and the read together, cost more CPU in its polling loop than the round trip it saved.
+read of everything, and one statement for the updates and the new move-log rows of a command,
+all prepared (planned once per connection; settings.py sets `prepare_threshold`). psycopg's
+pipeline mode, which would send the lock and the read together, cost more CPU in its polling loop
+than the round trip it saved.
 The SQL text comes from the models' own metadata and the values go through the fields' own
 conversions (`from_db_value`, `get_db_prep_save`), so services still get and change ordinary
 `Match` and `Game` instances. The models have no save signals or `auto_now` fields that an update
@@ -15,7 +16,7 @@ here would skip (tests/games/test_rows.py compares with the ORM).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -197,28 +198,34 @@ def lock_match(match_id: int) -> LockedMatch | None:
 
 
 @cache
-def _update_sql(changes: tuple[tuple[type[Model], tuple[str, ...]], ...]) -> str:
-    """One statement updating one row of each (model, changed fields): all but the last in
-    data-modifying WITH clauses. Parameters: each row's new values, then its primary key."""
-    updates = []
+def _write_sql(
+    changes: tuple[tuple[type[Model], tuple[str, ...]], ...], inserts: tuple[type[Model], ...]
+) -> str:
+    """One statement: an INSERT of one row per model in `inserts`, then an UPDATE of one row of
+    each (model, changed fields), all but the last in data-modifying WITH clauses. Parameters:
+    each new row's values, then each updated row's new values and its primary key."""
+    statements = [_insert_sql(model, returning=False) for model in inserts]
     for model, attnames in changes:
         columns = [model._meta.get_field(attname).column for attname in attnames]
         assignments = ", ".join(f"{_quote(column)} = %s" for column in columns)
-        updates.append(
+        statements.append(
             f"UPDATE {_quote(model._meta.db_table)} SET {assignments} "
             f"WHERE {_quote(model._meta.pk.column)} = %s"
         )
-    if len(updates) == 1:
-        return updates[0]
-    clauses = ", ".join(f"u{index} AS ({update})" for index, update in enumerate(updates[:-1]))
-    return f"WITH {clauses} {updates[-1]}"
+    if len(statements) == 1:
+        return statements[0]
+    clauses = ", ".join(f"w{index} AS ({sql})" for index, sql in enumerate(statements[:-1]))
+    return f"WITH {clauses} {statements[-1]}"
 
 
-def save(*instances: Model) -> None:
+def save(*instances: Model, new: Sequence[Model] = ()) -> None:
     """Write the fields changed since `lock_match` loaded each instance (or since the last save
-    here), all in one statement; an instance that did not come from here is saved by the ORM."""
+    here), and INSERT the `new` rows, all in one statement; an instance that did not come from
+    here is saved by the ORM. New rows get no primary key back (the move log needs none)."""
     database = _database()
     changes, parameters, written = [], [], []
+    for instance in new:
+        parameters += _insert_values(database, instance)
     for instance in instances:
         loaded = getattr(instance, _LOADED, None)
         if loaded is None or instance._state.adding:
@@ -234,33 +241,42 @@ def save(*instances: Model) -> None:
             parameters += [preparers[name](values[name], database) for name in changed]
             parameters.append(instance.pk)
             written.append((instance, frozen))
-    if not changes:
+    if not changes and not new:
         return
+    inserts = tuple(type(instance) for instance in new)
     with _raw_connection(database) as raw:
-        psycopg.Cursor(raw).execute(_update_sql(tuple(changes)), parameters, prepare=True)
+        psycopg.Cursor(raw).execute(_write_sql(tuple(changes), inserts), parameters, prepare=True)
     for instance, frozen in written:
         _remember(instance, frozen)
+    for instance in new:
+        instance._state.adding = False
+        instance._state.db = database.alias
 
 
 @cache
-def _insert_sql(model: type[Model]) -> str:
+def _insert_sql(model: type[Model], *, returning: bool = True) -> str:
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
-    return (
+    sql = (
         f"INSERT INTO {_quote(model._meta.db_table)} "
         f"({', '.join(_quote(field.column) for field in fields)}) "
-        f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {_quote(model._meta.pk.column)}"
+        f"VALUES ({', '.join(['%s'] * len(fields))})"
     )
+    return f"{sql} RETURNING {_quote(model._meta.pk.column)}" if returning else sql
 
 
-def insert(instance: Model) -> Model:
-    """INSERT a new row of a model with an automatic primary key (the move log's hot path)."""
-    database = _database()
+def _insert_values(database, instance: Model) -> list[Any]:
     preparers = _preparers(type(instance))
-    values = [
+    return [
         preparers[field.attname](field.pre_save(instance, True), database)
         for field in instance._meta.concrete_fields
         if not field.primary_key
     ]
+
+
+def insert(instance: Model) -> Model:
+    """INSERT a new row of a model with an automatic primary key, now (its key read back)."""
+    database = _database()
+    values = _insert_values(database, instance)
     with _raw_connection(database) as raw:
         cursor = psycopg.Cursor(raw)
         cursor.execute(_insert_sql(type(instance)), values, prepare=True)

@@ -124,7 +124,9 @@ def _save(context: MatchContext) -> None:
     now = timezone.now()
     if now - context.match.last_activity_at >= ACTIVITY_PRECISION:
         context.match.last_activity_at = now
-    rows.save(context.match, *([context.game] if context.game is not None else []))
+    rows.save(context.match, *([context.game] if context.game is not None else []),
+              new=context.new_rows)  # fmt: skip
+    context.new_rows = []
     context.publish_on_commit()
 
 
@@ -373,18 +375,18 @@ def _finish_turn(context: MatchContext, *, by_server: bool) -> None:
     now = timezone.now()
     side = game.turn
     seat = game.seat_of_side(side)
-    turn = rows.insert(Turn(
+    turn = Turn(
         game=game,
         number=game.turn_number,
         side=side,
         player_id=match.player_id(seat),
-        dice=game.dice,
-        steps=game.steps,
-        board_after=game.board,
+        dice=list(game.dice),  # copies: the row may be written after the game moves on
+        steps=list(game.steps),
+        board_after=list(game.board),
         by_server=by_server,
         started_at=game.turn_started_at,
         finished_at=now,
-    ))  # fmt: skip
+    )
     _spend_reserve(match, game, seat, now)
     if side == "w":
         game.white_has_moved = True
@@ -394,6 +396,10 @@ def _finish_turn(context: MatchContext, *, by_server: bool) -> None:
     logged = {**move_of_turn(turn), "passed": not game.steps}
     finished = game_result(tuple(game.board))
     if finished is not None:
+        # The end of a game writes through the ORM too: the log goes in first, at once.
+        for row in [*context.new_rows, turn]:
+            rows.insert(row)
+        context.new_rows = []
         game.phase = Phase.OVER
         context.record("turn", logged)
         _finish_game(context, winner_side=finished[0], points=finished[1])
@@ -406,6 +412,7 @@ def _finish_turn(context: MatchContext, *, by_server: bool) -> None:
     game.turn_board = list(game.board)
     game.turn_started_at = now
     _set_deadline(match, game)
+    context.new_rows.append(turn)  # written with the command's updates (_save)
     context.record("turn", logged)
     _maybe_auto_roll(context)
 

@@ -95,6 +95,35 @@ def test_insert_writes_a_turn_the_orm_reads_back(active_match, players):
     assert stored.steps == [[24, 20, 4], [20, 18, 2]]
 
 
+def test_save_inserts_new_rows_in_the_statement_of_its_updates(active_match, players):
+    creator, _ = players
+    with transaction.atomic():
+        locked = rows.lock_match(active_match.pk)
+    now = timezone.now()
+
+    def turn(number: int) -> Turn:
+        return Turn(game=locked.game, number=number, side="w", player=creator, dice=[4, 2],
+                    steps=[[24, 20, 4], [20, 18, 2 + number]], board_after=list(locked.game.board),
+                    by_server=False, started_at=now, finished_at=now)  # fmt: skip
+
+    locked.match.version += 1
+    with transaction.atomic():
+        rows.save(locked.match, locked.game, new=[turn(1), turn(2)])  # the game is unchanged
+    logged = Turn.objects.filter(game=locked.game).order_by("number")
+    assert [(t.number, t.steps) for t in logged] == [
+        (1, [[24, 20, 4], [20, 18, 3]]),
+        (2, [[24, 20, 4], [20, 18, 4]]),
+    ]
+    assert Match.objects.get(pk=active_match.pk).version == active_match.version + 1
+    # New rows with nothing to update; and a failed transaction keeps none of them.
+    with transaction.atomic():
+        rows.save(locked.match, new=[turn(3)])
+    with pytest.raises(RuntimeError), transaction.atomic():
+        rows.save(locked.match, new=[turn(4)])
+        raise RuntimeError("the command fails after writing")
+    assert list(logged.values_list("number", flat=True)) == [1, 2, 3]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_lock_that_waited_sees_the_game_committed_while_it_waited(active_match):
     """One statement that joins the game to the locking SELECT would see the game as it was
