@@ -9,6 +9,7 @@ from games.models import Game, Match, Turn
 from games.rules import START_BOARD, Step
 from games.services import CommandError
 from tests.factories import make_user
+from tests.threads import run_together
 
 pytestmark = pytest.mark.django_db
 
@@ -171,6 +172,34 @@ def test_a_step_sent_twice_is_applied_once(active_match, players, fixed_dice):
     game = Game.objects.get(match=active_match)
     assert game.steps == [[24, 18, 6]]
     assert game.board[23] == 14 and game.board[17] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_step_sent_at_once_from_three_tabs_is_applied_once(
+    active_match, players, fixed_dice
+):
+    """Three threads, three transactions: the first to lock the match plays the step; the others
+    then see its version and are refused."""
+    white, _ = players
+    fixed_dice(6, 1)
+    version = services.game_roll(
+        user=white, match_id=active_match.pk, version=active_match.version
+    ).version
+    outcomes = []
+
+    def send() -> None:
+        try:
+            services.game_step_play(user=white, match_id=active_match.pk, version=version,
+                                    step=Step(24, 18, 6))  # fmt: skip
+            outcomes.append("applied")
+        except CommandError as error:
+            outcomes.append(error.code)
+
+    run_together(send, send, send)
+    assert sorted(outcomes) == ["applied", "stale_version", "stale_version"]
+    game = Game.objects.get(match=active_match)
+    assert game.steps == [[24, 18, 6]] and game.board[23] == 14 and game.board[17] == 1
+    assert Match.objects.get(pk=active_match.pk).version == version + 1
 
 
 def test_undo_in_traditional_and_refused_in_tournament(players, fixed_dice):
