@@ -98,53 +98,73 @@ def apply_step(board: Board, side: Side, step: Step) -> Board:
 def _all_sequences(
     board: Board, side: Side, dice: tuple[int, int], head_limit: int, rules: RuleSet
 ) -> list[tuple[StepSequence, Board]]:
-    """Every sequence of individually playable steps (each prefix included), with its board."""
-    found: list[tuple[StepSequence, Board]] = []
-    table, sign = OWN_TO_INDEX[side], sign_of(side)
+    """Every sequence of individually playable steps (each prefix included), with its board.
 
-    def extend(current: Board, remaining: tuple[int, ...], steps: StepSequence, heads: int) -> None:
-        found.append((steps, current))
+    What can follow depends only on the board and the dice left (the head checkers already
+    moved follow from the board: nothing lands on the head), and with doubles the same state is
+    reached in many orders: each state's continuations are found once (`seen`) and shared by
+    every sequence reaching it."""
+    table, sign = OWN_TO_INDEX[side], sign_of(side)
+    seen: dict[tuple[Board, tuple[int, ...]], list[tuple[StepSequence, Board]]] = {}
+
+    def continuations(
+        current: Board, remaining: tuple[int, ...], heads: int
+    ) -> list[tuple[StepSequence, Board]]:
+        key = (current, remaining)
+        if key in seen:
+            return seen[key]
+        found: list[tuple[StepSequence, Board]] = [((), current)]
         # Points holding one of our checkers (step_problem refuses every other source anyway;
         # skipping them here spares most of its calls).
         sources = [p for p in range(POINTS, 0, -1) if current[table[p]] * sign > 0]
         for die in sorted(set(remaining), reverse=True):
             rest = list(remaining)
             rest.remove(die)
+            after_die = tuple(rest)
             for source in sources:
                 destination = max(source - die, BORNE_OFF)
                 step = Step(source, destination, die)
                 if step_problem(current, side, step, heads, head_limit, rules) is not None:
                     continue
-                extend(
+                following = continuations(
                     apply_step(current, side, step),
-                    tuple(rest),
-                    steps + (step,),
+                    after_die,
                     heads + (1 if source == HEAD_POINT else 0),
                 )
+                found.extend(((step, *steps), end) for steps, end in following)
+        seen[key] = found
+        return found
 
-    extend(board, dice_list(dice), (), 0)
-    return found
+    return continuations(board, tuple(dice_list(dice)), 0)
 
 
 def _legal_sequences(
     board: Board, side: Side, dice: tuple[int, int], head_limit: int, rules: RuleSet
-) -> tuple[list[StepSequence], int]:
+) -> tuple[list[tuple[StepSequence, Board]], int]:
+    """The complete legal turns as (steps, end board), and how many dice they play."""
+    blocked: dict[Board, bool] = {}  # many sequences share an end board (doubles most of all)
+
+    def ends_blocked(end: Board) -> bool:
+        if end not in blocked:
+            blocked[end] = has_illegal_block(end, side)
+        return blocked[end]
+
     candidates = [
         (steps, end)
         for steps, end in _all_sequences(board, side, dice, head_limit, rules)
         if steps
         # RULES.md item 5: under end_of_turn only the final position is checked; a turn that
         # ends in an illegal block is not a legal turn and does not count toward maximum dice.
-        and (rules.six_block == "every_step" or not has_illegal_block(end, side))
+        and (rules.six_block == "every_step" or not ends_blocked(end))
     ]
     if not candidates:
-        return [()], 0
+        return [((), board)], 0
     most = max(len(steps) for steps, _ in candidates)
-    chosen = [steps for steps, _ in candidates if len(steps) == most]
+    chosen = [(steps, end) for steps, end in candidates if len(steps) == most]
     first, second = dice
     if most == 1 and first != second:
         # Only one die can be played: the larger when it can be (RULES.md item 3).
-        larger = [steps for steps in chosen if steps[0].die == max(dice)]
+        larger = [(steps, end) for steps, end in chosen if steps[0].die == max(dice)]
         if larger:
             chosen = larger
     return chosen, most
@@ -173,10 +193,7 @@ def legal_turns(
         # The generalised exception: one head checker cannot play the roll in full.
         sequences, played = _legal_sequences(board, side, dice, 2, rules)
     by_end: dict[Board, list[StepSequence]] = {}
-    for steps in sequences:
-        end = board
-        for step in steps:
-            end = apply_step(end, side, step)
+    for steps, end in sequences:
         by_end.setdefault(end, []).append(steps)
     return {end: tuple(sorted(set(seqs))) for end, seqs in sorted(by_end.items())}
 
