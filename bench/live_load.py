@@ -14,9 +14,9 @@ What it does (issue 4, "Benchmark"; protocol in docs/protocol.md):
 4. The load generator in its own process (asyncio + websockets): two player sockets and S anonymous
    spectator sockets per match, spread round-robin over the Daphne ports. A player rolls on its
    turn (with --auto-roll the server rolls for it as the turn begins, as the site's "roll
-   automatically" preference does: no roll commands) and, in phase "move", waits ~step-interval (±20 %) and sends one random legal step with its
-   current version. Round trip = step sent -> the opponent's / each spectator's socket receives the
-   `step` event (one sample per receiver).
+   automatically" preference does: no roll commands) and, in phase "move", waits ~step-interval
+   (±20 %) and sends one random legal step with its current version. Round trip = step sent ->
+   the opponent's / each spectator's socket receives the `step` event (one sample per receiver).
 5. After --duration: stop sending, settle 2 s, compare the final version + board of every socket
    with PostgreSQL (Match.version, current Game.board), print the report.
 6. Everything started here is stopped (SIGTERM, then SIGKILL), embedded servers last. Ctrl-C works.
@@ -47,7 +47,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 # The load generator shares the machine with the servers it measures: its own CPU is taken from
-# theirs. uvloop and orjson halve the client's cost per message (see the commit that added them).
+# theirs. uvloop and orjson cut the client's CPU per command by a third (1.08 -> 0.73 ms).
 import orjson
 import uvloop
 

@@ -33,11 +33,6 @@ def in_database_thread(function):
     return DatabaseSyncToAsync(function, thread_sensitive=False)
 
 
-# Built once: a SyncToAsync wrapper costs a few inspections to make, and every command needs one.
-_run_command = in_database_thread(
-    lambda socket, command, user: socket.run_collecting(command, user)
-)
-
 CLOSE_NOT_FOUND = 4404
 LOBBY_DEBOUNCE_SECONDS = 0.5
 
