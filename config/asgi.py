@@ -16,9 +16,14 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-# Patches of Daphne, Twisted and Autobahn: 1008 on rate limit, frames sent at once, no per-frame
-# debug-line formatting.
-from config import autobahn_logs, daphne_close_codes, twisted_writes  # noqa: E402, F401
+# Patches of Daphne, Twisted, Autobahn and channels_redis: 1008 on rate limit, frames sent at once,
+# no per-frame debug-line formatting, publishes not queued behind each other.
+from config import (  # noqa: E402, F401
+    autobahn_logs,
+    channels_redis_publish,
+    daphne_close_codes,
+    twisted_writes,
+)
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
