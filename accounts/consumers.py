@@ -53,10 +53,13 @@ class SiteSocket(AsyncWebsocketConsumer):
         every frame (about 3 % of a Daphne process under load, bench/live_load.py).
         """
         wrapper = getattr(self.base_send, "__self__", None)
-        if isinstance(wrapper, InstanceSessionWrapper) and not any(
-            kind.startswith("websocket.") for kind in wrapper.save_message_types
+        real_send = getattr(wrapper, "real_send", None)
+        if (
+            isinstance(wrapper, InstanceSessionWrapper)
+            and real_send is not None
+            and not any(kind.startswith("websocket.") for kind in wrapper.save_message_types)
         ):
-            self.base_send = wrapper.real_send
+            self.base_send = real_send
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its `aclose_old_connections()` hop before every message.
