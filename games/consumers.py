@@ -67,7 +67,7 @@ class MatchSocket(SiteSocket):
                 await hub().leave(self.match_id, self)
 
     async def _open(self) -> None:
-        snapshot = await in_database_thread(selectors.match_snapshot)(self.match_id)
+        snapshot = await _read_snapshot(self.match_id)
         if snapshot is None:
             await self.send_error("not_found", _("There is no such match."))
             await self.close(code=CLOSE_NOT_FOUND)
@@ -104,7 +104,7 @@ class MatchSocket(SiteSocket):
             try:
                 while True:
                     if snapshot is None:
-                        snapshot = await in_database_thread(selectors.match_snapshot)(self.match_id)
+                        snapshot = await _read_snapshot(self.match_id)
                     await self._send_snapshot_of(*snapshot)
                     snapshot = None
                     while self._held and await self._send_events(self._held[0]):
@@ -236,7 +236,11 @@ class MatchSocket(SiteSocket):
         )
 
 
-@in_database_thread  # wrapped once: a SyncToAsync costs a few inspections to make
+# Wrapped once: a SyncToAsync costs a few inspections to make.
+_read_snapshot = in_database_thread(selectors.match_snapshot)
+
+
+@in_database_thread
 def _run_command(socket: MatchSocket, command: Command, user):
     return socket.run_collecting(command, user)
 

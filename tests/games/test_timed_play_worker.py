@@ -14,6 +14,7 @@ from config.asgi import application
 from games import services
 from games.models import Match, Turn
 from tests.factories import make_user
+from tests.games.conftest import cookie_for
 from tests.games.timing import expire_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -76,8 +77,7 @@ async def test_three_timeouts_end_the_match_through_the_worker(timed_match, cele
 
 async def test_a_reconnecting_player_gets_the_right_clocks(timed_match, client):
     white = await sync_to_async(lambda: timed_match.creator)()
-    await sync_to_async(client.force_login)(white)
-    cookie = (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+    cookie = await sync_to_async(cookie_for)(client, white)
     game = await sync_to_async(lambda: timed_match.games.get())()
     # 12 seconds of this turn have gone by.
     game.turn_started_at = timezone.now() - timedelta(seconds=12)
