@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install manage lint clean-data
+.PHONY: run test install manage lint clean-data messages
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,13 @@ manage: $(STAMP)
 
 lint: $(STAMP)
 	$(PY) -m ruff check . && $(PY) -m ruff format --check .
+
+# Refresh the translation catalogs (locale/*/LC_MESSAGES/django.po, then the committed .mo files)
+# after adding or changing a marked string; needs GNU gettext (Debian: apt-get install gettext).
+# Neither command connects to a server; the URLs only satisfy the settings.
+messages: $(STAMP)
+	DATABASE_URL=$${DATABASE_URL:-postgres://unused/unused} REDIS_URL=$${REDIS_URL:-redis://unused:6379/0} \
+		$(PY) -m config.catalogs
 
 # Deletes the kept development database and Redis data of `make run`.
 clean-data:

@@ -1,10 +1,32 @@
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils import translation
+
+from accounts.language import supported_language, user_language
 
 
 class AccountAdapter(DefaultAccountAdapter):
-    """Sign-up is open; `ACCOUNT_ALLOW_SIGNUP=0` in the environment closes it (maintenance)."""
+    """Sign-up is open; `ACCOUNT_ALLOW_SIGNUP=0` in the environment closes it (maintenance).
+
+    A new user keeps the language they signed up in, and every email to a user is written in the
+    user's language (issue #12), whatever language the page that triggered it was in.
+    """
 
     def is_open_for_signup(self, request: HttpRequest) -> bool:
         return getattr(settings, "ACCOUNT_ALLOW_SIGNUP", True)
+
+    def save_user(self, request: HttpRequest, user, form, commit: bool = True):  # noqa: ANN001
+        if not user.language:
+            user.language = supported_language(translation.get_language()) or ""
+        return super().save_user(request, user, form, commit=commit)
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        from accounts.models import User
+
+        recipient = context.get("user")
+        if recipient is None:
+            recipient = User.objects.filter(email__iexact=email).first()
+        language = user_language(recipient) or translation.get_language()
+        with translation.override(language):
+            super().send_mail(template_prefix, email, context)

@@ -9,7 +9,7 @@ from accounts.models import User
 class UserAdmin(BaseUserAdmin):
     fieldsets = (
         *BaseUserAdmin.fieldsets,
-        (_("Play"), {"fields": ("auto_roll",)}),
+        (_("Play"), {"fields": ("language", "auto_roll")}),
     )
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
     list_filter = ("is_active", "is_staff", "is_superuser")

@@ -17,8 +17,10 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts.language import language_for_scope
 from accounts.signals import user_group_name
 from config.wire import json_text
 
@@ -29,6 +31,7 @@ CLOSE_LOGGED_OUT = 4001
 
 class SiteSocket(AsyncWebsocketConsumer):
     user_group: str | None = None
+    language: str | None = None
 
     async def connect(self) -> None:
         self._send_past_session_wrapper()
@@ -73,7 +76,12 @@ class SiteSocket(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        if self.language is None:  # read once: the user's choice, the cookie, Accept-Language
+            self.language = language_for_scope(self.scope)
+        # Errors are written in the socket's language, services' CommandError texts included
+        # (database threads copy this context).
+        with translation.override(self.language):
+            await handler(message)
 
     async def on_open(self) -> None:
         """Subclasses: join groups, send the first snapshot."""

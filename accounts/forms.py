@@ -6,4 +6,4 @@ from accounts.models import User
 class PreferencesForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["auto_roll"]
+        fields = ["language", "auto_roll"]

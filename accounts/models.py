@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
@@ -12,6 +13,16 @@ class User(AbstractUser):
         _("roll automatically"),
         default=False,
         help_text=_("Roll the dice for me as soon as my turn starts."),
+    )
+    # Empty: follow the browser (cookie, then Accept-Language). Set by the language selector and on
+    # the preferences page; used for the user's pages, sockets and emails (accounts/language.py).
+    language = models.CharField(
+        _("language"),
+        max_length=16,
+        choices=settings.LANGUAGES,
+        blank=True,
+        default="",
+        help_text=_("The language of the site and of the emails we send you."),
     )
 
     class Meta(AbstractUser.Meta):

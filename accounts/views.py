@@ -3,9 +3,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views import i18n
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import PreferencesForm
+from accounts.language import supported_language
 from accounts.models import User
 
 
@@ -32,3 +34,14 @@ def preferences(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Your preferences are saved."))
         return redirect("preferences")
     return render(request, "accounts/preferences.html", {"form": form})
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's selector view (cookie, redirect back), and the choice saved on a signed-in user."""
+    response = i18n.set_language(request)
+    language = supported_language(request.POST.get("language"))
+    user = request.user
+    if language and user.is_authenticated and user.language != language:
+        User.objects.filter(pk=user.pk).update(language=language)
+    return response

@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -245,9 +246,17 @@ LANGUAGES = [
     ("ru", _("Russian")),
     ("uk", _("Ukrainian")),
     ("el", _("Greek")),
-    ("sr", _("Serbian")),
+    # Latin script, as the Serbian players' own rule pages are written (seeds/002); Django's and
+    # allauth's catalogs for it are `sr_Latn`.
+    ("sr-latn", _("Serbian")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The visitor's choice lives in this cookie (set by the selector); a signed-in user's choice is also
+# saved on the user (accounts.middleware.UserLanguageMiddleware), so it follows them to every
+# browser, to their sockets and to their emails.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SECURE = not DEBUG
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True

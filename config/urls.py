@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views import set_language
 from config import views
 
 urlpatterns = [
@@ -9,7 +10,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", set_language, name="set_language"),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("ratings.urls")),

@@ -1,5 +1,6 @@
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.views.decorators.cache import never_cache
 
 from config.health import run_checks
@@ -10,7 +11,11 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules.html")
+    """The rules as written for the page's language (templates/rules/<code>.html), else English."""
+    language = translation.get_language()
+    return render(
+        request, "rules.html", {"rules_templates": [f"rules/{language}.html", "rules/en.html"]}
+    )
 
 
 @never_cache

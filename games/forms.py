@@ -1,5 +1,7 @@
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.models import (
     MATCH_LENGTHS,
@@ -11,6 +13,24 @@ from games.models import (
 )
 
 
+# Choice labels are translated when rendered, not at import, with the language's plural form.
+def _points_label(points: int) -> str:
+    return ngettext("%(points)d point", "%(points)d points", points) % {"points": points}
+
+
+def _seconds_label(seconds: int) -> str:
+    return ngettext("%(seconds)d second", "%(seconds)d seconds", seconds) % {"seconds": seconds}
+
+
+def _minutes_label(minutes: int) -> str:
+    return ngettext("%(minutes)d minute", "%(minutes)d minutes", minutes) % {"minutes": minutes}
+
+
+points_label = lazy(_points_label, str)
+seconds_label = lazy(_seconds_label, str)
+minutes_label = lazy(_minutes_label, str)
+
+
 class MatchCreateForm(forms.Form):
     rule_set_name = forms.ChoiceField(
         label=_("Rule set"), choices=RuleSetName.choices, initial=RuleSetName.TRADITIONAL
@@ -19,7 +39,7 @@ class MatchCreateForm(forms.Form):
         label=_("Match length"),
         coerce=int,
         choices=[("", _("the rule set's usual length (Traditional 1, Tournament 5)"))]
-        + [(length, _("%(points)d point(s)") % {"points": length}) for length in MATCH_LENGTHS],
+        + [(length, points_label(length)) for length in MATCH_LENGTHS],
         required=False,
         empty_value=None,
     )
@@ -27,20 +47,14 @@ class MatchCreateForm(forms.Form):
         label=_("Time per turn"),
         coerce=int,
         choices=[(0, _("untimed (casual only)"))]
-        + [
-            (seconds, _("%(seconds)d seconds") % {"seconds": seconds})
-            for seconds in TURN_SECONDS_CHOICES
-        ],
+        + [(seconds, seconds_label(seconds)) for seconds in TURN_SECONDS_CHOICES],
         initial=60,
     )
     reserve_seconds = forms.TypedChoiceField(
         label=_("Reserve bank"),
         coerce=int,
         choices=[(0, _("none"))]
-        + [
-            (seconds, _("%(minutes)d min") % {"minutes": seconds // 60})
-            for seconds in RESERVE_SECONDS_CHOICES[1:]
-        ],
+        + [(seconds, minutes_label(seconds // 60)) for seconds in RESERVE_SECONDS_CHOICES[1:]],
         initial=0,
     )
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, TypedDict
 
+from django.utils.translation import gettext as _
+
 from games.rules import (
     Step,
     TurnState,
@@ -47,16 +49,18 @@ def parse_command(message: dict[str, Any]) -> Command:
     """A typed command from a decoded JSON object, or ProtocolError naming what is wrong."""
     kind = message.get("type")
     if kind not in COMMAND_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
+        raise ProtocolError("unknown_type", _("Unknown message type %(type)r.") % {"type": kind})
     command_id = message.get("id")
     if command_id is not None and not (
         (isinstance(command_id, str) and len(command_id) <= MAX_ID_LENGTH)
         or (type(command_id) is int)
     ):
-        raise ProtocolError("bad_field", "id must be a string of at most 64 characters or an int")
+        raise ProtocolError(
+            "bad_field", _("id must be a string of at most 64 characters or an integer.")
+        )
     version = message.get("version")
     if kind in VERSIONED_COMMANDS and (type(version) is not int or version < 0):
-        raise ProtocolError("bad_field", "version must be a non-negative integer")
+        raise ProtocolError("bad_field", _("version must be a non-negative integer."))
     step = step_from_wire(message.get("step")) if kind == "step" else None
     return Command(
         type=kind, id=command_id, version=version if kind in VERSIONED_COMMANDS else None, step=step
@@ -69,11 +73,11 @@ def step_from_wire(value: object) -> Step:
         or len(value) != 3
         or any(type(number) is not int for number in value)
     ):
-        raise ProtocolError("bad_field", "step must be [source, destination, die] (integers)")
+        raise ProtocolError("bad_field", _("step must be [source, destination, die] (integers)."))
     source, destination, die = value
     if not (1 <= source <= 24 and 0 <= destination <= 24 and 1 <= die <= 6):
         raise ProtocolError(
-            "bad_field", "step out of range: source 1–24, destination 0–24, die 1–6"
+            "bad_field", _("step out of range: source 1–24, destination 0–24, die 1–6.")
         )
     return Step(source, destination, die)
 

@@ -33,12 +33,16 @@ function fill(table, rows, emptyText, columns) {
   for (const row of rows) body.append(row);
 }
 
+// The page's language comes with the strings (templates/games/_lobby_lists.html); the socket sends codes.
+const seconds = (s) => (strings.seconds || "{s} s").replace("{s}", s);
+const rulesName = (code) => (strings.rules && strings.rules[code]) || code;
+
 function render(message) {
   fill(document.getElementById("open-challenges"), message.open.map((c) => {
     const tr = document.createElement("tr");
     tr.dataset.matchId = c.id;
-    const time = c.turn_seconds ? `${c.turn_seconds}s${c.reserve_seconds ? ` + ${c.reserve_seconds}s` : ""}` : "∞";
-    tr.append(cell(c.creator), cell(c.rating), cell(c.rules), cell(c.length), cell(time),
+    const time = c.turn_seconds ? seconds(c.turn_seconds) + (c.reserve_seconds ? ` + ${seconds(c.reserve_seconds)}` : "") : "∞";
+    tr.append(cell(c.creator), cell(c.rating), cell(rulesName(c.rules)), cell(c.length), cell(time),
       cell(c.rated ? strings.rated : strings.casual), link(`/matches/${c.id}/`, strings.view));
     return tr;
   }), strings.noOpen, 7);
@@ -48,7 +52,7 @@ function render(message) {
     tr.append(
       cell(m.players.map((p) => `${p.username} (${p.rating})`).join(" – ")),
       cell(`${m.players.map((p) => p.score).join(":")} / ${m.length}`),
-      cell(m.rules), cell(m.spectators), link(`/matches/${m.id}/`, strings.watch));
+      cell(rulesName(m.rules)), cell(m.spectators), link(`/matches/${m.id}/`, strings.watch));
     return tr;
   }), strings.noLive, 5);
 }
