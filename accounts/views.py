@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
@@ -38,10 +39,23 @@ def preferences(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def set_language(request: HttpRequest) -> HttpResponse:
-    """Django's selector view (cookie, redirect back), and the choice saved on a signed-in user."""
-    response = i18n.set_language(request)
+    """Django's selector view (cookie, redirect back), and the choice saved on a signed-in user.
+
+    A language the site does not offer changes nothing (Django's view would set the cookie for any
+    language Django itself has a catalog for)."""
     language = supported_language(request.POST.get("language"))
+    if language is None or language != request.POST.get("language"):
+        return redirect(request.POST.get("next") if _safe_next(request) else "/")
+    response = i18n.set_language(request)
     user = request.user
-    if language and user.is_authenticated and user.language != language:
+    if user.is_authenticated and user.language != language:
         User.objects.filter(pk=user.pk).update(language=language)
     return response
+
+
+def _safe_next(request: HttpRequest) -> bool:
+    return url_has_allowed_host_and_scheme(
+        request.POST.get("next"),
+        allowed_hosts={request.get_host()},
+        require_https=request.is_secure(),
+    )

@@ -4,7 +4,8 @@ The `.mo` files are committed beside the `.po` files, so `make run` and producti
 tools; `make messages` (this module) refreshes both and needs GNU gettext (Debian: `gettext`).
 tests/i18n checks that every catalog is complete and that each `.mo` matches its `.po`.
 
-    make messages     # = python -m config.catalogs: makemessages for every language, then compile
+    make messages     # = python -m config.catalogs [make] [compile]: makemessages for every
+                      #   language of settings.LANGUAGES, then compilemessages
 """
 
 from __future__ import annotations
@@ -50,9 +51,12 @@ def compile_messages(root: Path) -> None:
 
 
 if __name__ == "__main__":
+    import sys
+
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
-    make_messages(settings.BASE_DIR)
-    compile_messages(settings.BASE_DIR)
+    steps = sys.argv[1:] or ["make", "compile"]
+    for step in steps:
+        {"make": make_messages, "compile": compile_messages}[step](settings.BASE_DIR)

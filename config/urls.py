@@ -1,8 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 
 from accounts.views import set_language
 from config import views
+
+# The admin's own titles, in the moderator's language (Django's catalogs translate the rest).
+admin.site.site_header = _("Long Nardy administration")
+admin.site.site_title = _("Long Nardy admin")
 
 urlpatterns = [
     path("", views.home, name="home"),
