@@ -33,8 +33,8 @@ lint: $(STAMP)
 # after adding or changing a marked string; needs GNU gettext (Debian: apt-get install gettext).
 # Neither command connects to a server; the URLs only satisfy the settings.
 messages: $(STAMP)
-	DATABASE_URL=$${DATABASE_URL:-postgres://unused/unused} REDIS_URL=$${REDIS_URL:-redis://unused:6379/0} \
-		$(PY) -m config.catalogs
+	DEBUG=$${DEBUG:-1} DATABASE_URL=$${DATABASE_URL:-postgres://unused/unused} \
+		REDIS_URL=$${REDIS_URL:-redis://unused:6379/0} $(PY) -m config.catalogs
 
 # Deletes the kept development database and Redis data of `make run`.
 clean-data:

@@ -1,3 +1,4 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
@@ -8,6 +9,9 @@ from config import views
 # The admin's own titles, in the moderator's language (Django's catalogs translate the rest).
 admin.site.site_header = _("Long Nardy administration")
 admin.site.site_title = _("Long Nardy admin")
+# The admin's own login form has no rate limit (issue 10: 25 wrong passwords in a row were
+# accepted): send it through allauth's login, whose failed-login and per-address limits apply.
+admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("", views.home, name="home"),

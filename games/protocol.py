@@ -12,6 +12,7 @@ from typing import Any, Literal, TypedDict
 
 from django.utils.translation import gettext as _
 
+from config.wire import valid_id
 from games.rules import (
     Step,
     TurnState,
@@ -26,7 +27,6 @@ COMMAND_TYPES = frozenset(
     {"roll", "step", "undo", "resign", "leave", "rematch", "rematch_decline", "snapshot", "ping"}
 )
 VERSIONED_COMMANDS = frozenset({"roll", "step", "undo"})
-MAX_ID_LENGTH = 64
 
 WireStep = list[int]
 
@@ -51,12 +51,10 @@ def parse_command(message: dict[str, Any]) -> Command:
     if kind not in COMMAND_TYPES:
         raise ProtocolError("unknown_type", _("Unknown message type %(type)r.") % {"type": kind})
     command_id = message.get("id")
-    if command_id is not None and not (
-        (isinstance(command_id, str) and len(command_id) <= MAX_ID_LENGTH)
-        or (type(command_id) is int)
-    ):
+    if command_id is not None and not valid_id(command_id):
         raise ProtocolError(
-            "bad_field", _("id must be a string of at most 64 characters or an integer.")
+            "bad_field",
+            _("id must be a string of at most 64 characters or an integer within ±2^53."),
         )
     version = message.get("version")
     if kind in VERSIONED_COMMANDS and (type(version) is not int or version < 0):
