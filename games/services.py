@@ -21,6 +21,7 @@ from games import rows
 from games.events import MatchContext
 from games.models import EndReason, Game, Match, MatchStatus, Phase, Turn
 from games.protocol import move_of_turn, step_to_wire, turn_state_of
+from games.rule_messages import translated_reason
 from games.rules import (
     START_BOARD,
     IllegalMove,
@@ -375,7 +376,7 @@ def _play_step(context: MatchContext, step: Step, *, by_server: bool = False) ->
     try:
         after = play_step(turn_state_of(context.match, game), step)
     except IllegalMove as error:
-        raise CommandError("illegal_step", str(error)) from None
+        raise CommandError("illegal_step", translated_reason(str(error))) from None
     game.board = list(after.board)
     game.steps = [step_to_wire(played) for played in after.steps]
     context.record("step", {"side": game.turn, "step": step_to_wire(step)})
