@@ -2,8 +2,8 @@
 
 `SiteSocket` does what every socket needs and nothing game-specific: JSON parsing with a size and
 depth cap, a per-socket rate limit (settings.SOCKET_RATE_LIMIT_*; lila-ws allows 100 messages per
-20 s on a play socket, then closes with 1008), caps on sockets per user and per client address,
-errors to the sender only, and closing every socket of a user who logs out, is deactivated or
+20 s on a play socket, then closes; we close with 4008), caps on sockets per user and per client
+address, errors to the sender only, and closing every socket of a user who logs out, is deactivated or
 changes their password.
 
 A socket survives any frame: whatever a handler raises becomes an `error` reply (`internal` for
@@ -34,7 +34,8 @@ from config.wire import json_text, valid_id
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
-CLOSE_POLICY_VIOLATION = 1008
+# An application close code: Autobahn (Daphne) sends only 1000 and 3000-4999, not RFC 6455's 1008.
+CLOSE_RATE_LIMITED = 4008
 CLOSE_LOGGED_OUT = 4001
 CLOSE_TOO_MANY_SOCKETS = 4029
 
@@ -138,7 +139,7 @@ class SiteSocket(AsyncWebsocketConsumer):
             self._recent.popleft()
         if len(self._recent) > settings.SOCKET_RATE_LIMIT_MESSAGES:
             await self.send_error("rate_limited", _("Too many messages; the socket is closed."))
-            await self.close(code=CLOSE_POLICY_VIOLATION)
+            await self.close(code=CLOSE_RATE_LIMITED)
             return
         if text_data is None:
             await self.send_error("bad_frame", _("Binary frames are not accepted."))

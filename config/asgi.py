@@ -16,12 +16,9 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-# Patches of Daphne, Twisted, Autobahn and channels_redis: 1008 on rate limit, frames sent at once,
-# no per-frame debug-line formatting, publishes not queued behind each other.
+# Patches of Twisted and Autobahn: frames sent at once, no per-frame debug-line formatting.
 from config import (  # noqa: E402, F401
     autobahn_logs,
-    channels_redis_publish,
-    daphne_close_codes,
     twisted_writes,
 )
 from config.client_address import TrustedProxyMiddleware  # noqa: E402
