@@ -3,8 +3,8 @@
 `SiteSocket` does what every socket needs and nothing game-specific: JSON parsing with a size and
 depth cap, a per-socket rate limit (settings.SOCKET_RATE_LIMIT_*; lila-ws allows 100 messages per
 20 s on a play socket, then closes; we close with 4008), caps on sockets per user and per client
-address, errors to the sender only, and closing every socket of a user who logs out, is deactivated or
-changes their password.
+address, errors to the sender only, and closing every socket of a user who logs out, is
+deactivated or changes their password.
 
 A socket survives any frame: whatever a handler raises becomes an `error` reply (`internal` for
 the unexpected, logged) and the socket lives on. Whatever ends a socket, a clean close, an error
