@@ -36,6 +36,9 @@ def make_messages(root: Path) -> None:
             locale=catalog_locales(),
             ignore_patterns=IGNORE_PATTERNS,
             no_obsolete=True,
+            # File names without line numbers: an edit elsewhere in a file leaves the catalogs
+            # alone, and branches that add strings merge without conflicts over line numbers.
+            add_location="file",
             verbosity=0,
         )
 
