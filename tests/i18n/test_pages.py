@@ -7,7 +7,7 @@ import re
 import pytest
 from django.core import mail
 from django.urls import reverse
-from django.utils import translation
+from django.utils import formats, timezone, translation
 
 from accounts.models import User
 from games import services
@@ -215,3 +215,17 @@ def test_admin_titles_are_translated(admin_client):
     page = admin_client.get(reverse("admin:index"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Администрирование «Длинных нард»" in page
     assert "Long Nardy administration" not in page
+
+
+def test_dates_are_written_the_languages_way(client):
+    user = make_user()
+    url = reverse("profile", kwargs={"username": user.username})
+    joined = timezone.localtime(user.date_joined)
+    with translation.override("en"):
+        english = formats.date_format(joined, "DATE_FORMAT")
+    for code in ("ru", "uk", "ro", "el", "sr-latn"):
+        client.cookies["django_language"] = code
+        with translation.override(code):
+            expected = formats.date_format(joined, "DATE_FORMAT")
+        assert expected != english
+        assert expected in client.get(url).content.decode(), code
