@@ -11,7 +11,7 @@ import pytest
 
 from games import services
 from tests.factories import make_user
-from tests.i18n.conftest import english_sentences
+from tests.i18n.catalog_text import english_sentences
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -12,7 +12,7 @@ from django.utils import formats, timezone, translation
 from accounts.models import User
 from games import services
 from tests.factories import make_user
-from tests.i18n.conftest import LANGUAGES, english_left_on
+from tests.i18n.catalog_text import LANGUAGES, english_left_on
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from games.rules import (
     start_turn,
     winner_of,
 )
-from tests.i18n.conftest import LANGUAGES
+from tests.i18n.catalog_text import LANGUAGES
 
 NUMBER = re.compile(r"-?\d+")
 

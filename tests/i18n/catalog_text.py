@@ -1,3 +1,5 @@
+"""What a page in another language must not show: the English of our catalogs (tests/i18n, e2e)."""
+
 from __future__ import annotations
 
 import html
