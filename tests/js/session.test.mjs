@@ -111,6 +111,10 @@ test("roll only when it is the viewer's turn to roll, once", () => {
   s.roll();
   s.roll();
   assert.deepEqual(ws.sent.map((m) => [m.type, m.version]), [["roll", 12]]);
+  ws.push({ type: "ack", id: ws.sent.at(-1).id, version: 13 });
+  assert.equal(s.canRoll(), false, "not offered again between the roll's ack and its event");
+  s.roll();
+  assert.equal(ws.sent.length, 1);
   const other = session("white_move");
   other.s.roll();
   assert.equal(other.ws.sent.length, 0);

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { MatchSocket, PENDING_TIMEOUT_MS } from "../../static/js/match/socket.js";
+import { MatchSocket, PENDING_TIMEOUT_MS, RESYNC_RETRY_MS } from "../../static/js/match/socket.js";
 import { exampleSnapshot, FakeTimers, fakeWebSocketClass } from "./fakes.mjs";
 
 function event(version, kind = "step") {
@@ -108,17 +108,25 @@ test("a command carries the version and an id; its error answers it", () => {
   assert.deepEqual(seen.errors.at(-1), { code: "illegal_step", mine: true });
 });
 
-test("the next event settles a step, roll or undo; an ack alone does not move the version", () => {
+test("the next event settles a step, roll or undo; an ack before it keeps the command in flight", () => {
   const { client, ws, seen } = connected(12);
   const id = client.versioned("roll");
   ws.push({ type: "ack", id, version: 13 });
   assert.equal(client.version, 12, "the version comes from events, not acks");
-  assert.deepEqual(seen.answered.map((a) => a.type), ["roll"]);
-  client.versioned("step", { step: [24, 21, 3] });
+  assert.equal(client.pending.type, "roll", "still in flight: the roll must not be offered again");
   ws.push(event(13));
   assert.equal(client.pending, null);
-  client.command({ type: "leave" });
+  ws.push({ type: "ack", id, version: 13 });
+  assert.deepEqual(seen.answered, [], "a late ack answers nothing");
+  const undo = client.versioned("undo");
   ws.push(event(14));
+  ws.push({ type: "ack", id: undo, version: 14 });
+  assert.equal(client.pending, null);
+  client.versioned("step", { step: [24, 21, 3] });
+  ws.push(event(15));
+  assert.equal(client.pending, null);
+  client.command({ type: "leave" });
+  ws.push(event(16));
   assert.equal(client.pending.type, "leave", "only its own answer settles a leave");
 });
 
@@ -137,6 +145,7 @@ test("an answered command's timer is cleared: no late resync", () => {
   const { client, ws, timers, seen } = connected(12);
   const id = client.versioned("roll");
   ws.push({ type: "ack", id, version: 13 });
+  ws.push(event(13));
   timers.advance(PENDING_TIMEOUT_MS * 2);
   assert.deepEqual(seen.abandoned, []);
   assert.deepEqual(sentTypes(ws), ["roll"]);
@@ -175,7 +184,7 @@ test("a lost socket reconnects with growing backoff and resyncs from the new sna
 test("a request for a snapshot lost with its socket does not block the next resync", () => {
   const { client, ws, WebSocketImpl, timers } = connected(12);
   ws.push(event(14));
-  assert.equal(client.resyncing, true);
+  assert.equal(client.behind, true);
   ws.close(1006);
   timers.advance(1000);
   const next = WebSocketImpl.last();
@@ -212,4 +221,28 @@ test("presence is passed on without touching the version", () => {
   ws.push({ type: "presence", presence: { 0: true, 1: true }, spectators: 4 });
   assert.equal(seen.presence.length, 1);
   assert.equal(client.version, 12);
+});
+
+test("a refused snapshot request is asked again after a pause, quietly", () => {
+  const { client, ws, timers, seen } = connected(12);
+  ws.push(event(14));
+  const request = ws.sent.at(-1);
+  assert.equal(request.type, "snapshot");
+  ws.push({ type: "error", id: request.id, code: "rate_limited", message: "Too many snapshot requests" });
+  assert.deepEqual(seen.errors, [], "the page is not told: it is still behind and will ask again");
+  ws.push(event(15));
+  assert.deepEqual(sentTypes(ws), ["snapshot"], "not at once");
+  timers.advance(RESYNC_RETRY_MS);
+  assert.deepEqual(sentTypes(ws), ["snapshot", "snapshot"]);
+  ws.push(exampleSnapshot(15));
+  timers.advance(PENDING_TIMEOUT_MS * 2);
+  assert.deepEqual(sentTypes(ws), ["snapshot", "snapshot"], "nothing more once the snapshot came");
+  assert.equal(client.version, 15);
+});
+
+test("an unanswered snapshot request is asked again", () => {
+  const { ws, timers } = connected(12);
+  ws.push(event(14));
+  timers.advance(PENDING_TIMEOUT_MS);
+  assert.deepEqual(sentTypes(ws), ["snapshot", "snapshot"]);
 });

@@ -10,6 +10,8 @@ export const FINAL_CLOSE_CODES = Object.freeze({ 4001: "logged_out", 4404: "no_m
 const ANSWERED_BY_EVENTS = new Set(["step", "roll", "undo"]);
 
 export const PENDING_TIMEOUT_MS = 10000;
+// A refused snapshot request (the server allows a socket 20 a minute) is asked again after this.
+export const RESYNC_RETRY_MS = 3000;
 export const BACKOFF_FIRST_MS = 1000;
 export const BACKOFF_MAX_MS = 30000;
 
@@ -40,7 +42,8 @@ export class MatchSocket {
     this.closedFor = null; // a final close: no reconnect
     this.backoff = BACKOFF_FIRST_MS;
     this.awaitingSnapshot = true; // every new socket starts with a snapshot (protocol.md)
-    this.resyncing = false; // a snapshot was asked for and has not come yet
+    this.behind = false; // a gap or a stale version was seen: only a snapshot puts the page right
+    this.snapshotRequest = null; // the id of the snapshot request in flight
     this.pending = null; // {id, type, timer}
     this.seq = 0;
     this.idPrefix = random().toString(36).slice(2, 7);
@@ -62,7 +65,8 @@ export class MatchSocket {
     // The server sends a snapshot on connect: events before it are not ours to apply (a reconnect
     // resyncs from that snapshot, whatever was missed while away).
     this.awaitingSnapshot = true;
-    this.resyncing = false;
+    this.behind = false;
+    this.snapshotRequest = null;
     ws.onopen = () => {
       this.connected = true;
       this.backoff = BACKOFF_FIRST_MS;
@@ -131,10 +135,35 @@ export class MatchSocket {
     return this.command({ type, version: this.version, ...fields });
   }
 
-  /** Ask for a snapshot, once until it comes. */
+  /**
+   * Ask for a snapshot, once until it comes. A request refused or unanswered is asked again while
+   * the page is still behind; on a closed socket the reconnect's snapshot does it.
+   */
   resync() {
-    if (this.resyncing) return;
-    if (this.send({ type: "snapshot" })) this.resyncing = true;
+    this.behind = true;
+    if (this.snapshotRequest) return;
+    const id = this.send({ type: "snapshot" });
+    if (!id) return;
+    this.snapshotRequest = id;
+    this.timers.setTimeout(() => this.snapshotRequestFailed(id), PENDING_TIMEOUT_MS);
+  }
+
+  /** A snapshot request got no snapshot: ask again, at once or (refused) after `retryMs`. */
+  snapshotRequestFailed(id, retryMs = 0) {
+    if (this.snapshotRequest !== id) return;
+    const again = () => {
+      this.snapshotRequest = null;
+      if (this.behind) this.resync();
+    };
+    if (!retryMs) {
+      again();
+      return;
+    }
+    const waiting = `${id}-wait`; // gaps meanwhile do not ask again before the pause is over
+    this.snapshotRequest = waiting;
+    this.timers.setTimeout(() => {
+      if (this.snapshotRequest === waiting) again();
+    }, retryMs);
   }
 
   clearPending() {
@@ -149,6 +178,10 @@ export class MatchSocket {
     if (p) this.emit("abandoned", p);
   }
 
+  awaitsEvents(ack) {
+    return ANSWERED_BY_EVENTS.has(this.pending.type) && typeof ack.version === "number" && ack.version > this.version;
+  }
+
   receive(msg) {
     const handle = RECEIVERS[msg && msg.type];
     if (handle) handle(this, msg);
@@ -158,7 +191,8 @@ export class MatchSocket {
   onSnapshot(msg) {
     this.version = msg.version;
     this.awaitingSnapshot = false;
-    this.resyncing = false;
+    this.behind = false;
+    this.snapshotRequest = null;
     this.clearPending(); // the snapshot is the truth: no optimistic step stays drawn
     this.emit("snapshot", msg);
   }
@@ -177,9 +211,18 @@ export class MatchSocket {
 
   onAnswer(msg, error) {
     const mine = !!(this.pending && msg.id === this.pending.id);
+    if (mine && !error && this.awaitsEvents(msg)) {
+      // The ack came before the command's events (protocol.md "ack"): the command stays in
+      // flight until they come, so the page does not offer the same roll or step again.
+      return;
+    }
     if (mine) {
       const p = this.clearPending();
       this.emit("answered", p, error ? null : msg, error ? msg : null);
+    }
+    if (error && msg.id !== undefined && msg.id === this.snapshotRequest) {
+      this.snapshotRequestFailed(msg.id, RESYNC_RETRY_MS);
+      return;
     }
     if (error) {
       this.emit("error", msg, mine);
