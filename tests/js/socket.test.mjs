@@ -195,7 +195,7 @@ test("a request for a snapshot lost with its socket does not block the next resy
 });
 
 test("final close codes stop reconnecting and say why", () => {
-  for (const [code, reason] of [[4001, "logged_out"], [4404, "no_match"], [1008, "too_many"]]) {
+  for (const [code, reason] of [[4001, "logged_out"], [4404, "no_match"], [4008, "too_many"], [4029, "too_many"]]) {
     const { client, ws, WebSocketImpl, timers, seen } = connected(12);
     ws.close(code);
     timers.advance(120000);

@@ -4,7 +4,10 @@
 // No DOM and no page state: the page gets callbacks, so the client runs in Node's tests too.
 
 // Close codes after which reconnecting cannot help (protocol.md): the page says why and stops.
-export const FINAL_CLOSE_CODES = Object.freeze({ 4001: "logged_out", 4404: "no_match", 1008: "too_many" });
+// 4008: too many messages; 4029: too many sockets for this user or address.
+export const FINAL_CLOSE_CODES = Object.freeze({
+  4001: "logged_out", 4404: "no_match", 4008: "too_many", 4029: "too_many",
+});
 
 // Commands a versioned event answers: the server's new state settles them, whatever the ack says.
 const ANSWERED_BY_EVENTS = new Set(["step", "roll", "undo"]);
