@@ -117,6 +117,14 @@ class RatingChange(models.Model):
         return f"{self.user}: {self.before} → {self.after} (match #{self.match_id})"
 
     @property
+    def shown_before(self) -> int:
+        return elo.shown(self.before)
+
+    @property
+    def shown_after(self) -> int:
+        return elo.shown(self.after)
+
+    @property
     def shown_delta(self) -> int:
         """The change in whole numbers as the pages show the ratings (after − before, shown)."""
         return elo.shown(self.after) - elo.shown(self.before)

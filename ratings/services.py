@@ -110,9 +110,7 @@ def _change(match: Any, player: Rating, opponent: Rating, delta: Decimal, *, won
 
 
 def _applied(change: RatingChange) -> Applied:
-    return Applied(
-        before=elo.shown(change.before), after=elo.shown(change.after), delta=change.shown_delta
-    )
+    return Applied(before=change.shown_before, after=change.shown_after, delta=change.shown_delta)
 
 
 def rating_revert_match(*, match_id: int) -> int:

@@ -1,8 +1,45 @@
-from django.http import HttpRequest, HttpResponse
+"""The leaderboards (issue #13): parse, call the selectors, render."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ratings.selectors import leaderboard as leaderboard_rows
+from ratings.selectors import BOARDS, board_find, board_listing
+
+PER_PAGE = 50
+SEARCH_MAX_LENGTH = 150  # the longest username Django allows
 
 
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "ratings/leaderboard.html", {"rows": leaderboard_rows()})
+def leaderboard(request: HttpRequest, board: str = "rating") -> HttpResponse:
+    if board not in BOARDS:
+        raise Http404
+    chosen = BOARDS[board]
+    pages = Paginator(board_listing(chosen), PER_PAGE)
+    search = request.GET.get("player", "").strip()[:SEARCH_MAX_LENGTH]
+    found = board_find(chosen, search) if search else None
+    number = request.GET.get("page")
+    if found is not None:
+        found.rank = chosen.rank_of(found)
+        number = (found.rank - 1) // PER_PAGE + 1
+    page = pages.get_page(number)
+    own = None
+    if request.user.is_authenticated:
+        own = chosen.row_of(request.user.pk)
+        if own is not None:
+            own.rank = chosen.rank_of(own)
+    return render(
+        request,
+        "ratings/leaderboard.html",
+        {
+            "board": chosen,
+            "boards": BOARDS.values(),
+            "page": page,
+            "search": search,
+            "found": found,
+            "own": own,
+            "own_on_page": own is not None
+            and page.start_index() <= own.rank <= page.end_index(),
+        },
+    )

@@ -32,6 +32,7 @@ const DEFAULT_STRINGS = {
   pips: "pips", off: "off", white: "White", black: "Black", white_short: "W", black_short: "B",
   by_server: "played by the server", score: "Score", you: "you", replay: "Replay",
   error: "Error: {message}",
+  rating_change: "{name}: rating {before} → {after} ({delta})",
 };
 
 function fmt(template, params = {}) {
@@ -250,6 +251,7 @@ export class MatchApp {
         const name = p ? p.username : "?";
         const reason = this.t(`reason_${d.reason}`);
         this.toast(reason ? this.t("won_match_reason", { name, reason }) : this.t("won_match", { name }), 8000);
+        if (d.rating_changes) this.showRatingChanges(d.rating_changes, st.match.players);
         break;
       }
       case "rematch":
@@ -267,6 +269,27 @@ export class MatchApp {
       default:
         break;
     }
+  }
+
+  // A rated match's end: each player's rating before, after and the change (docs/protocol.md).
+  showRatingChanges(changes, players) {
+    const box = this.root.querySelector("#rating-changes");
+    if (!box) return;
+    const list = document.createElement("ul");
+    list.className = "rating-changes";
+    changes.forEach((change, seat) => {
+      if (!change) return;
+      const p = players.find((x) => x.seat === seat);
+      const li = document.createElement("li");
+      li.dataset.seat = String(seat);
+      const delta = change.delta > 0 ? `+${change.delta}` : change.delta < 0 ? `${change.delta}` : "±0";
+      li.textContent = this.t("rating_change", {
+        name: p ? p.username : "?", before: change.before, after: change.after, delta,
+      });
+      list.appendChild(li);
+    });
+    box.replaceChildren(list);
+    box.hidden = false;
   }
 
   onError(msg) {
