@@ -72,9 +72,7 @@ def _mars(player) -> dict[str, int]:
     # The player won a game when the winning side is the one their seat played (Game.white_seat).
     seat = Case(When(match__creator=player, then=0), default=1)
     won_game = Q(winner_side="w", white_seat=seat) | Q(winner_side="b") & ~Q(white_seat=seat)
-    games = Game.objects.filter(
-        Q(match__creator=player) | Q(match__opponent=player), result="mars"
-    )
+    games = Game.objects.filter(Q(match__creator=player) | Q(match__opponent=player), result="mars")
     return games.aggregate(given=Count("pk", filter=won_game), taken=Count("pk", filter=~won_game))
 
 

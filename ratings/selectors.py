@@ -65,9 +65,7 @@ class Board:
 def _rating_rows() -> QuerySet:
     since = timezone.now() - datetime.timedelta(days=ACTIVE_DAYS)
     return listed(
-        Rating.objects.filter(
-            experience__gte=elo.PROVISIONAL_EXPERIENCE, last_rated_at__gte=since
-        )
+        Rating.objects.filter(experience__gte=elo.PROVISIONAL_EXPERIENCE, last_rated_at__gte=since)
     )
 
 
@@ -89,7 +87,9 @@ BOARDS: dict[str, Board] = {
         Board(
             "rating",
             _("Rating"),
-            _("Established players (experience 50 or more) with a rated match in the last 90 days."),
+            _(
+                "Established players (experience 50 or more) with a rated match in the last 90 days."
+            ),
             (("rating", True), ("user_id", False)),
             _rating_rows,
         ),

@@ -17,7 +17,9 @@ def leaderboard(request: HttpRequest, board: str = "rating") -> HttpResponse:
         raise Http404
     chosen = BOARDS[board]
     pages = Paginator(board_listing(chosen), PER_PAGE)
-    search = request.GET.get("player", "").strip()[:SEARCH_MAX_LENGTH]
+    # Usernames are printable; anything else (a NUL byte PostgreSQL refuses) cannot match one.
+    search = "".join(filter(str.isprintable, request.GET.get("player", "")))
+    search = search.strip()[:SEARCH_MAX_LENGTH]
     found = board_find(chosen, search) if search else None
     number = request.GET.get("page")
     if found is not None:
@@ -39,7 +41,6 @@ def leaderboard(request: HttpRequest, board: str = "rating") -> HttpResponse:
             "search": search,
             "found": found,
             "own": own,
-            "own_on_page": own is not None
-            and page.start_index() <= own.rank <= page.end_index(),
+            "own_on_page": own is not None and page.start_index() <= own.rank <= page.end_index(),
         },
     )

@@ -45,4 +45,4 @@ def play_rated(winner, loser, *, length: int = 1, **fields):
 
 @pytest.fixture
 def two_players(db):
-    return make_user("anna"), make_user("boris")
+    return make_user("anna", password=None), make_user("boris", password=None)
