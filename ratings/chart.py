@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 WIDTH, HEIGHT = 640, 260
-LEFT, RIGHT, TOP, BOTTOM = 52, 14, 14, 30
+LEFT, RIGHT, TOP, BOTTOM = 62, 14, 14, 32
 MAX_POINTS = 400  # more are thinned evenly (the last point always kept)
 STEPS = (5, 10, 20, 25, 50, 100, 200, 250, 500)
 

@@ -87,9 +87,7 @@ BOARDS: dict[str, Board] = {
         Board(
             "rating",
             _("Rating"),
-            _(
-                "Established players (experience 50 or more) with a rated match in the last 90 days."
-            ),
+            _("Established players (experience 50 or more) rated in the last 90 days."),
             (("rating", True), ("user_id", False)),
             _rating_rows,
         ),
@@ -125,8 +123,8 @@ def board_listing(board: Board) -> QuerySet:
 
 
 def board_find(board: Board, name: str) -> Any | None:
-    """The board row of the player called `name` (exactly, else the first on the board whose name starts so,
-    ignoring case)."""
+    """The board row of the player called `name`: exactly, else the best-placed one whose name
+    starts so, ignoring case."""
     rows = board.ordered().select_related("user")
     return (
         rows.filter(user__username=name).first()
