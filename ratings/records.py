@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Case, Count, F, Q, Sum, When
+from django.db.models import Case, Count, F, Q, Sum, When, Window
+from django.db.models.functions import RowNumber
 
 from games.models import Game, Match, MatchStatus
 from ratings import chart, elo
@@ -57,12 +58,24 @@ def _finished_matches_of(player) -> Any:
 
 
 def rating_history(player) -> list[tuple[Any, Any]]:
-    """(when, rating) from before the first rated match to now; reverted matches left out."""
-    rows = list(
-        RatingChange.objects.filter(user=player, reverted_at__isnull=True)
-        .order_by("created_at", "pk")
-        .values_list("created_at", "before", "after")
+    """(when, rating) from before the first rated match to now, reverted matches left out; at most
+    about chart.MAX_POINTS of them, picked evenly by PostgreSQL (a player with thousands of matches
+    does not send them all to be thinned here): the first, the last, and one per equal share."""
+    share = chart.MAX_POINTS - 2
+    numbered = RatingChange.objects.filter(user=player, reverted_at__isnull=True).annotate(
+        number=Window(RowNumber(), order_by=[F("created_at").asc(), F("pk").asc()]),
+        total=Window(Count("pk")),
     )
+    kept = numbered.annotate(
+        bucket=F("number") * share / F("total"),
+        previous_bucket=(F("number") - 1) * share / F("total"),
+    ).filter(
+        Q(total__lte=chart.MAX_POINTS)
+        | Q(number=1)
+        | Q(number=F("total"))
+        | Q(bucket__gt=F("previous_bucket"))
+    )
+    rows = list(kept.order_by("number").values_list("created_at", "before", "after"))
     if not rows:
         return []
     return [(rows[0][0], rows[0][1])] + [(when, after) for when, _, after in rows]
@@ -78,20 +91,24 @@ def _mars(player) -> dict[str, int]:
 
 def player_record(player, viewer=None) -> Record:
     matches = _finished_matches_of(player)
-    totals = matches.aggregate(
-        won=Count("pk", filter=Q(winner=player)),
-        lost=Count("pk", filter=~Q(winner=player)),
-        timeouts=Sum(
-            Case(When(creator=player, then=F("timeouts_creator")), default=F("timeouts_opponent"))
-        ),
+    timeouts = Case(
+        When(creator=player, then=F("timeouts_creator")), default=F("timeouts_opponent")
     )
-    rule_sets = [
-        RuleSetRecord(Match(rule_set_name=name).get_rule_set_name_display(), played, won)
-        for name, played, won in matches.values("rule_set_name")
-        .annotate(played=Count("pk"), won=Count("pk", filter=Q(winner=player)))
+    per_rule_set = (
+        matches.values("rule_set_name")
+        .annotate(
+            played=Count("pk"), won=Count("pk", filter=Q(winner=player)), timeouts=Sum(timeouts)
+        )
         .order_by("rule_set_name")
-        .values_list("rule_set_name", "played", "won")
-    ]
+        .values_list("rule_set_name", "played", "won", "timeouts")
+    )  # one query: the totals are their sums
+    rule_sets, totals = [], {"won": 0, "lost": 0, "timeouts": 0}
+    for name, played, won, timeouts_there in per_rule_set:
+        label = Match(rule_set_name=name).get_rule_set_name_display()
+        rule_sets.append(RuleSetRecord(label, played, won))
+        totals["won"] += won
+        totals["lost"] += played - won
+        totals["timeouts"] += timeouts_there or 0
     head_to_head = None
     if viewer is not None and viewer.is_authenticated and viewer.pk != player.pk:
         between = matches.filter(Q(creator=viewer) | Q(opponent=viewer)).aggregate(
@@ -106,7 +123,7 @@ def player_record(player, viewer=None) -> Record:
         lost=totals["lost"],
         mars_given=mars["given"],
         mars_taken=mars["taken"],
-        timeouts=totals["timeouts"] or 0,
+        timeouts=totals["timeouts"],
         rule_sets=rule_sets,
         head_to_head=head_to_head,
     )

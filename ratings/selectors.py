@@ -2,7 +2,10 @@
 
 Every board is one indexed ordering over one table (ratings.models): the page is a slice of it, a
 player's rank is one count of the rows ordered before theirs, so each page costs the same few
-queries however many players there are.
+queries however many players there are. The counts (board size, a player's rank) touch every row
+of the board, so they are cached for BOARD_COUNT_SECONDS (bench/leaderboards.py: with 100,000
+players each count costs more than the rest of the page); a rank is cached under the values that
+place the row, so a player whose rating or wins changed gets a fresh one.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -22,6 +26,8 @@ from ratings.services import period_starts
 
 # The rating board lists players with a rated match this recently (issue #13).
 ACTIVE_DAYS = 90
+BOARD_COUNT_SECONDS = 60
+SEARCH_CANDIDATES = 200
 
 
 def ratings_of(user_ids: list[int]) -> dict[int, int]:
@@ -48,15 +54,29 @@ class Board:
     def ordered(self) -> QuerySet:
         return self.rows().order_by(*[f"-{name}" if desc else name for name, desc in self.order])
 
+    def _cache_key(self, *parts: object) -> str:
+        # A new week or month is a new board (and so are new keys).
+        starts = period_starts(timezone.now()).values()
+        return ":".join(["board", self.slug, *map(str, starts), *map(str, parts)])
+
+    def size(self) -> int:
+        """How many rows the board has (cached for BOARD_COUNT_SECONDS)."""
+        key = self._cache_key("size")
+        return cache.get_or_set(key, lambda: self.rows().count(), BOARD_COUNT_SECONDS)
+
     def rank_of(self, row: Any) -> int:
-        """1 + the number of rows ordered before `row` (one count on the board's index)."""
+        """1 + the number of rows ordered before `row` (one count on the board's index, cached
+        for BOARD_COUNT_SECONDS under the row's own values)."""
         before = Q()
         equal: dict[str, Any] = {}
         for name, descending in self.order:
             value = getattr(row, name)
             before |= Q(**equal, **{f"{name}__{'gt' if descending else 'lt'}": value})
             equal[name] = value
-        return self.rows().filter(before).count() + 1
+        key = self._cache_key("rank", *equal.values())
+        return cache.get_or_set(
+            key, lambda: self.rows().filter(before).count() + 1, BOARD_COUNT_SECONDS
+        )
 
     def row_of(self, user_id: int) -> Any | None:
         return self.rows().filter(user_id=user_id).select_related("user").first()
@@ -123,10 +143,14 @@ def board_listing(board: Board) -> QuerySet:
 
 
 def board_find(board: Board, name: str) -> Any | None:
-    """The board row of the player called `name`: exactly, else the best-placed one whose name
-    starts so, ignoring case."""
+    """The board row of the player called `name`: exactly, else the best-placed one of the first
+    SEARCH_CANDIDATES players whose name starts so, ignoring case. Users are looked up first (the
+    unique username index), then only their rows on the board."""
+    from accounts.models import User
+
     rows = board.ordered().select_related("user")
-    return (
-        rows.filter(user__username=name).first()
-        or rows.filter(user__username__istartswith=name).first()
-    )
+    exact = rows.filter(user__username=name).first()
+    if exact is not None:
+        return exact
+    candidates = User.objects.filter(username__istartswith=name).values("pk")[:SEARCH_CANDIDATES]
+    return rows.filter(user_id__in=candidates).first()

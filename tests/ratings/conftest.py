@@ -43,6 +43,14 @@ def play_rated(winner, loser, *, length: int = 1, **fields):
     return match
 
 
+@pytest.fixture(autouse=True)
+def _fresh_board_counts(monkeypatch):
+    """Board sizes and ranks are cached for a minute (ratings/selectors.py); tests that change
+    the boards between requests need them counted each time (test_leaderboards checks the cache
+    on its own)."""
+    monkeypatch.setattr("ratings.selectors.BOARD_COUNT_SECONDS", 0)
+
+
 @pytest.fixture
 def two_players(db):
     return make_user("anna", password=None), make_user("boris", password=None)

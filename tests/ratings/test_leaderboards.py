@@ -191,3 +191,25 @@ def test_a_player_off_the_board_is_told_why(client):
     html = client.get(board_url()).content.decode()
     assert 'id="own-missing"' in html
     assert PeriodWins.objects.count() == 0
+
+
+def test_board_size_and_ranks_are_counted_once_a_minute(client, monkeypatch):
+    monkeypatch.setattr("ratings.selectors.BOARD_COUNT_SECONDS", 60)
+    from django.core.cache import cache
+
+    me = rated_player("cached_me", "1600")
+    rated_player("cached_other", "1700")
+    client.force_login(me)
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    try:
+        with CaptureQueriesContext(connection) as first:
+            client.get(board_url())
+        with CaptureQueriesContext(connection) as second:
+            html = client.get(board_url()).content.decode()
+        counts = [sum("COUNT(" in query["sql"] for query in run) for run in (first, second)]
+        assert counts == [1, 0]  # the board size (the own row is on the page: no rank count)
+        assert rows(html) == [(1, "cached_other"), (2, "cached_me")]
+    finally:
+        cache.clear()

@@ -51,7 +51,9 @@ def test_existing_ratings_and_history_survive():
     assert anna_now.last_rated_at is not None
     boris_now = NewRating.objects.get(user_id=boris.pk)
     assert (boris_now.rating, boris_now.peak, boris_now.experience) == (
-        Decimal(1484), Decimal(1500), 5
+        Decimal(1484),
+        Decimal(1500),
+        5,
     )  # he never was above his start
     change = NewChange.objects.get(user_id=boris.pk)
     assert (change.delta, change.length, change.won) == (Decimal(-16), 5, False)

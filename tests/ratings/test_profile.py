@@ -95,7 +95,7 @@ def test_profile_costs_a_fixed_number_of_queries(
     client.force_login(boris)
     # session, user, player, rating, history, totals, rule sets, head-to-head, mars, count, page,
     # deltas.
-    with django_assert_max_num_queries(13):
+    with django_assert_max_num_queries(12):
         assert client.get(reverse("profile", args=[anna.username])).status_code == 200
 
 
@@ -113,3 +113,33 @@ def test_chart_geometry():
     assert chart.rating_chart(history[:1]) is None
     many = [(start, Decimal(1500 + index % 7)) for index in range(5000)]
     assert len(chart.rating_chart(many).points.split()) == chart.MAX_POINTS
+
+
+def test_a_long_history_is_thinned_by_the_database(two_players):
+    from django.utils import timezone
+
+    from ratings.models import RatingChange
+    from ratings.records import rating_history
+
+    anna, boris = two_players
+    start = timezone.now() - datetime.timedelta(days=500)
+    rows, rating = [], Decimal(1500)
+    for index in range(chart.MAX_POINTS + 250):
+        match = finished_match(anna, boris)
+        delta = Decimal(index % 5) - 2
+        rows.append(RatingChange(
+            user=anna, match=match, opponent=boris, opponent_rating=Decimal(1500), before=rating,
+            after=rating + delta, delta=delta, length=1, won=delta > 0,
+            created_at=start + datetime.timedelta(hours=index),
+        ))  # fmt: skip
+        rating += delta
+    RatingChange.objects.bulk_create(rows)
+    history = rating_history(anna)
+    assert len(history) <= chart.MAX_POINTS + 1
+    assert history[0] == (rows[0].created_at, Decimal(1500))
+    assert history[-1] == (rows[-1].created_at, rows[-1].after)
+    times = [when for when, _ in history]
+    assert times == sorted(times)
+    # Evenly: no gap between kept points is more than twice the average one.
+    gaps = [(b - a).total_seconds() for a, b in zip(times[1:], times[2:], strict=False)]
+    assert max(gaps) <= 2 * sum(gaps) / len(gaps)
