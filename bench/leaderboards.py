@@ -189,6 +189,7 @@ def measure(arguments: argparse.Namespace) -> int:
     signed_in.force_login(middle)
     secure = not settings.DEBUG
     pages = [
+        ("rules page (baseline: no query)", anonymous, "/rules/", {}),
         ("rating board, page 1", anonymous, "/leaderboard/", {}),
         ("rating board, page 200", anonymous, "/leaderboard/", {"page": 200}),
         ("rating board, signed in (own row)", signed_in, "/leaderboard/", {}),

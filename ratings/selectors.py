@@ -144,13 +144,16 @@ def board_listing(board: Board) -> QuerySet:
 
 def board_find(board: Board, name: str) -> Any | None:
     """The board row of the player called `name`: exactly, else the best-placed one of the first
-    SEARCH_CANDIDATES players whose name starts so, ignoring case. Users are looked up first (the
-    unique username index), then only their rows on the board."""
+    SEARCH_CANDIDATES players whose name starts so, ignoring case. The players are looked up
+    first, then only their rows on the board (so the board is never scanned for a name)."""
     from accounts.models import User
 
-    rows = board.ordered().select_related("user")
-    exact = rows.filter(user__username=name).first()
-    if exact is not None:
-        return exact
-    candidates = User.objects.filter(username__istartswith=name).values("pk")[:SEARCH_CANDIDATES]
-    return rows.filter(user_id__in=candidates).first()
+    exact = list(User.objects.filter(username=name).values_list("pk", flat=True))
+    candidates = exact or list(
+        User.objects.filter(username__istartswith=name).values_list("pk", flat=True)[
+            :SEARCH_CANDIDATES
+        ]
+    )
+    if not candidates:
+        return None
+    return board.ordered().select_related("user").filter(user_id__in=candidates).first()
