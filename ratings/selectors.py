@@ -79,7 +79,7 @@ class Board:
         )
 
     def row_of(self, user_id: int) -> Any | None:
-        return self.rows().filter(user_id=user_id).select_related("user").first()
+        return board_listing(self).filter(user_id=user_id).first()
 
 
 def _rating_rows() -> QuerySet:
