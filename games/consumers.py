@@ -21,7 +21,12 @@ from django.utils.translation import gettext as _
 from accounts.consumers import SiteSocket, echo_id
 from config.wire import json_text
 from games import presence, selectors, services
-from games.events import LOBBY_GROUP, deferred_publishing, match_group, publish_async
+from games.events import (
+    LOBBY_GROUP,
+    deferred_publishing,
+    publish_async,
+    publish_match_message,
+)
 from games.hub import hub
 from games.models import Match
 from games.protocol import Command, ProtocolError, parse_command
@@ -182,14 +187,9 @@ class MatchSocket(SiteSocket):
 
     async def _broadcast_presence(self) -> None:
         players, spectators = await presence.presence_of(self.match_id)
-        await self.channel_layer.group_send(
-            match_group(self.match_id),
-            {
-                "type": "match.presence",
-                "match": self.match_id,
-                "presence": players,
-                "spectators": spectators,
-            },
+        await publish_match_message(
+            self.match_id,
+            {"type": "match.presence", "presence": players, "spectators": spectators},
         )
 
     # --- Commands ---------------------------------------------------------------------------------

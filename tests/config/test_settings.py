@@ -76,3 +76,11 @@ def test_debug_is_off_unless_set():
     result = manage("shell", "-c", "from django.conf import settings; print(settings.DEBUG)",
                     **{**PRODUCTION, "DEBUG": ""})  # fmt: skip
     assert result.stdout.splitlines()[-1] == "False", result.stdout + result.stderr
+
+
+def test_the_sign_up_switch_is_read_from_the_environment():
+    """Issue 10: ACCOUNT_ALLOW_SIGNUP=0 was documented but never read."""
+    show = "from django.conf import settings; print(settings.ACCOUNT_ALLOW_SIGNUP)"
+    for value, expected in (("0", "False"), ("1", "True"), ("", "True")):
+        result = manage("shell", "-c", show, DEBUG="1", ACCOUNT_ALLOW_SIGNUP=value)
+        assert result.stdout.splitlines()[-1] == expected, result.stdout + result.stderr
