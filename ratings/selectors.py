@@ -27,6 +27,7 @@ from ratings.services import period_starts
 # The rating board lists players with a rated match this recently (issue #13).
 ACTIVE_DAYS = 90
 BOARD_COUNT_SECONDS = 60
+BOARD_CACHE_PREFIX = "board"
 SEARCH_CANDIDATES = 200
 
 
@@ -57,12 +58,16 @@ class Board:
     def _cache_key(self, *parts: object) -> str:
         # A new week or month is a new board (and so are new keys).
         starts = period_starts(timezone.now()).values()
-        return ":".join(["board", self.slug, *map(str, starts), *map(str, parts)])
+        return ":".join([BOARD_CACHE_PREFIX, self.slug, *map(str, starts), *map(str, parts)])
+
+    def _counted(self, key: str, count: Callable[[], int]) -> int:
+        if BOARD_COUNT_SECONDS <= 0:
+            return count()
+        return cache.get_or_set(self._cache_key(key), count, BOARD_COUNT_SECONDS)
 
     def size(self) -> int:
         """How many rows the board has (cached for BOARD_COUNT_SECONDS)."""
-        key = self._cache_key("size")
-        return cache.get_or_set(key, lambda: self.rows().count(), BOARD_COUNT_SECONDS)
+        return self._counted("size", lambda: self.rows().count())
 
     def rank_of(self, row: Any) -> int:
         """1 + the number of rows ordered before `row` (one count on the board's index, cached
@@ -73,10 +78,8 @@ class Board:
             value = getattr(row, name)
             before |= Q(**equal, **{f"{name}__{'gt' if descending else 'lt'}": value})
             equal[name] = value
-        key = self._cache_key("rank", *equal.values())
-        return cache.get_or_set(
-            key, lambda: self.rows().filter(before).count() + 1, BOARD_COUNT_SECONDS
-        )
+        key = ":".join(["rank", *map(str, equal.values())])
+        return self._counted(key, lambda: self.rows().filter(before).count() + 1)
 
     def row_of(self, user_id: int) -> Any | None:
         return board_listing(self).filter(user_id=user_id).first()

@@ -46,8 +46,8 @@ def play_rated(winner, loser, *, length: int = 1, **fields):
 @pytest.fixture(autouse=True)
 def _fresh_board_counts(monkeypatch):
     """Board sizes and ranks are cached for a minute (ratings/selectors.py); tests that change
-    the boards between requests need them counted each time (test_leaderboards checks the cache
-    on its own)."""
+    the boards between requests need them counted each time, never read from the cache that a
+    site process of another test filled (test_leaderboards checks the cache on its own)."""
     monkeypatch.setattr("ratings.selectors.BOARD_COUNT_SECONDS", 0)
 
 
