@@ -84,8 +84,19 @@ def rating_chart(history: list[tuple[datetime.datetime, Decimal]]) -> Chart | No
         first_rating=round(ratings[0]),
         last_rating=round(ratings[-1]),
         y_ticks=[Tick(y(value), int(value)) for value in _range(low, high, step)],
-        x_ticks=[Tick(x(index), history[index][0]) for index in x_indices],
+        x_ticks=_dated_ticks([(x(index), history[index][0]) for index in x_indices]),
     )
+
+
+def _dated_ticks(ticks: list[tuple[float, datetime.datetime]]) -> list[Tick]:
+    """One tick per date: a day of many matches would print the same date several times."""
+    kept: list[Tick] = []
+    for position, when in ticks:
+        if not kept or kept[-1].label.date() != when.date():
+            kept.append(Tick(position, when))
+    if len(kept) > 1 and kept[-1].label.date() == ticks[-1][1].date():
+        kept[-1] = Tick(ticks[-1][0], ticks[-1][1])  # the last date sits at the end of the axis
+    return kept
 
 
 def _range(low: float, high: float, step: int) -> list[float]:

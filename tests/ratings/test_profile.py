@@ -110,6 +110,9 @@ def test_chart_geometry():
     labels = [tick.label for tick in drawn.y_ticks]
     assert labels[0] <= 1500 and labels[-1] >= 1540
     assert [tick.label for tick in drawn.x_ticks][0] == start
+    # One label per date: five matches on one day give one tick.
+    same_day = [(start, Decimal(1500 + day)) for day in range(5)]
+    assert len(chart.rating_chart(same_day).x_ticks) == 1
     assert chart.rating_chart(history[:1]) is None
     many = [(start, Decimal(1500 + index % 7)) for index in range(5000)]
     assert len(chart.rating_chart(many).points.split()) == chart.MAX_POINTS
