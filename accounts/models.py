@@ -14,6 +14,8 @@ class User(AbstractUser):
         default=False,
         help_text=_("Roll the dice for me as soon as my turn starts."),
     )
+    # Bots play as real accounts (issue #16); they never appear on the leaderboards (issue #13).
+    is_bot = models.BooleanField(_("bot"), default=False)
     # Empty: follow the browser (cookie, then Accept-Language). Set by the language selector and on
     # the preferences page; used for the user's pages, sockets and emails (accounts/language.py).
     language = models.CharField(

@@ -25,6 +25,7 @@ export class MatchApp {
       on: {
         draw: () => this.render(),
         notice: (text, ms, tone) => this.screen.toast(text, ms, tone),
+        ratings: (lines) => this.screen.showRatingChanges(lines),
         navigate: (path) => window.location.assign(path),
       },
     });

@@ -5,7 +5,9 @@ import { test } from "node:test";
 
 import { buttonStates } from "../../static/js/match/controls.js";
 import { MatchModel } from "../../static/js/match/state.js";
-import { DEFAULT_STRINGS, eventNotice, matchInfoText, statusText } from "../../static/js/match/strings.js";
+import {
+  DEFAULT_STRINGS, eventNotice, matchInfoText, ratingChangeLines, statusText,
+} from "../../static/js/match/strings.js";
 import { translator } from "../../static/js/strings.js";
 import { scenarioSnapshot } from "./fakes.mjs";
 
@@ -69,4 +71,18 @@ test("events give notices in the page's words", () => {
   assert.equal(notice("match_over", { winner_seat: null, reason: "aborted" }).text, "The match was aborted");
   assert.equal(notice("rematch", { offered_by: 1 }), null, "an offer shows next to the buttons");
   assert.equal(notice("step", {}), null);
+});
+
+test("a rated match's end gives each player's rating change (protocol.md match_over)", () => {
+  const m = model("white_move");
+  const detail = {
+    winner_seat: 1, reason: "resigned",
+    rating_changes: [{ before: 1500, after: 1490, delta: -10 }, { before: 1512, after: 1522, delta: 10 }],
+  };
+  assert.deepEqual(ratingChangeLines(detail, m, t), [
+    "ana: rating 1500 → 1490 (-10)", "bogdan: rating 1512 → 1522 (+10)",
+  ]);
+  assert.deepEqual(ratingChangeLines({ winner_seat: 0, reason: "resigned" }, m, t), [], "a casual match");
+  const even = { rating_changes: [null, { before: 1500, after: 1500, delta: 0 }] };
+  assert.deepEqual(ratingChangeLines(even, m, t), ["bogdan: rating 1500 → 1500 (±0)"]);
 });

@@ -3,7 +3,7 @@
 // (draw, notice, navigate), so Node's tests run a whole exchange against a fake server.
 import { MatchSocket } from "./socket.js";
 import { MatchModel } from "./state.js";
-import { eventNotice } from "./strings.js";
+import { eventNotice, ratingChangeLines } from "./strings.js";
 
 /**
  * new MatchSession({url, t, WebSocketImpl, timers, on: {draw, notice, navigate}})
@@ -68,6 +68,9 @@ export class MatchSession {
     }
     const notice = eventNotice(msg, this.model, before, this.t);
     if (notice) this.on.notice(notice.text, notice.ms, notice.tone);
+    if (msg.kind === "match_over" && d.rating_changes && this.on.ratings) {
+      this.on.ratings(ratingChangeLines(d, this.model, this.t));
+    }
   }
 
   onAnswered(pending, error) {

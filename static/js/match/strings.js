@@ -31,6 +31,7 @@ export const DEFAULT_STRINGS = {
   pips: "pips", off: "off", white: "White", black: "Black", white_short: "W", black_short: "B",
   by_server: "played by the server", score: "Score", you: "you", replay: "Replay",
   error: "Error: {message}",
+  rating_change: "{name}: rating {before} → {after} ({delta})",
 };
 
 export function sideName(t, side) {
@@ -115,6 +116,18 @@ const NOTICES = {
   rematch: (d, model, before, t) => (d.declined_by !== undefined ? { text: t("rematch_declined"), ms: 4000 } : null),
   cancelled: (d, model, before, t) => ({ text: t("cancelled"), ms: 6000 }),
 };
+
+/** A rated match's end: one line per seat with a rating change (protocol.md `match_over`). */
+export function ratingChangeLines(d, model, t) {
+  const lines = [];
+  (d.rating_changes || []).forEach((change, seat) => {
+    if (!change) return;
+    const delta = change.delta > 0 ? `+${change.delta}` : change.delta < 0 ? `${change.delta}` : "±0";
+    const name = model.seatName(seat, model.confirmed);
+    lines.push(t("rating_change", { name, before: change.before, after: change.after, delta }));
+  });
+  return lines;
+}
 
 export function eventNotice(msg, model, before, t) {
   const notice = NOTICES[msg.kind];

@@ -35,6 +35,21 @@ export class MatchView {
     this.toastTimer = setTimeout(() => { el.hidden = true; }, ms);
   }
 
+  /** The rating changes of a rated match that just ended (#rating-changes, kept on screen). */
+  showRatingChanges(lines) {
+    const box = this.$("rating-changes");
+    if (!box || !lines.length) return;
+    const list = document.createElement("ul");
+    list.className = "rating-changes";
+    for (const line of lines) {
+      const item = document.createElement("li");
+      item.textContent = line;
+      list.appendChild(item);
+    }
+    box.replaceChildren(list);
+    box.hidden = false;
+  }
+
   /**
    * ui: {orientation, pending, connection ("open", "lost", "connecting" or a final reason), flipped}.
    * The root's data attributes are what browser tests and styles read.
