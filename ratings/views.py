@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import cached_property
 
-from ratings.selectors import BOARDS, Board, board_find, board_listing
+from ratings.selectors import BOARDS, PAGE_SIZE, Board, board_find
 from ratings.templatetags.ratings import rating_text
 
-PER_PAGE = 50
+PER_PAGE = PAGE_SIZE
 SEARCH_MAX_LENGTH = 150  # the longest username Django allows
 
 
@@ -44,15 +44,20 @@ def _lines(board: Board, rows, *, first_rank: int, user_id, found_id) -> list[Li
 
 
 class BoardPaginator(Paginator):
-    """Pages of a board, its size counted once a minute (Board.size), not on every request."""
+    """Pages of a board, its size counted once a minute (Board.size), not on every request; a
+    page is read from its first row's key (Board.page), not with OFFSET."""
 
     def __init__(self, board: Board) -> None:
-        super().__init__(board_listing(board), PER_PAGE)
+        super().__init__([], PER_PAGE)
         self.board = board
 
     @cached_property
     def count(self) -> int:
         return self.board.size()
+
+    def page(self, number) -> Page:
+        number = self.validate_number(number)
+        return Page(self.board.page(number), number, self)
 
 
 def leaderboard(request: HttpRequest, board: str = "rating") -> HttpResponse:
