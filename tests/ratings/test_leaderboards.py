@@ -160,7 +160,7 @@ def test_search_jumps_to_the_players_page(client):
         rated_player(f"s{index:03}", str(2000 - index))
     html = client.get(board_url(), {"player": "s052"}).content.decode()
     assert (PER_PAGE + 3, "s052") in rows(html)
-    assert 'class=" found"' in html
+    assert 'class="found"' in html
     prefix = rows(client.get(board_url(), {"player": "S05"}).content.decode())
     assert (PER_PAGE + 1, "s050") in prefix  # case-insensitive prefix: the best ranked match
     for hostile in ("nobody", "%", "_", "x" * 5000, "<script>", "\x00"):
