@@ -93,17 +93,22 @@ def django_task(task: str, input_path: str, output_path: str) -> int:
 
     django.setup()
     payload = json.loads(Path(input_path).read_text())
-    if task == "setup":
-        result = _setup_matches(payload["matches"], payload["prefix"], payload["auto_roll"])
-    elif task == "verify":
-        result = _read_matches(payload["match_ids"])
-    else:
+    tasks = {
+        "setup": lambda: _setup_matches(
+            payload["matches"], payload["prefix"], payload["auto_roll"], payload.get("turn_seconds")
+        ),
+        "verify": lambda: _read_matches(payload["match_ids"]),
+        "user": lambda: _make_user(payload["username"], payload["password"]),
+    }
+    if task not in tasks:
         raise SystemExit(f"unknown task {task}")
-    Path(output_path).write_text(json.dumps(result))
+    Path(output_path).write_text(json.dumps(tasks[task]()))
     return 0
 
 
-def _setup_matches(count: int, prefix: str, auto_roll: bool) -> dict:
+def _setup_matches(
+    count: int, prefix: str, auto_roll: bool, turn_seconds: int | None = None
+) -> dict:
     from allauth.account.models import EmailAddress
     from django.db import transaction
     from django.test import Client
@@ -136,12 +141,23 @@ def _setup_matches(count: int, prefix: str, auto_roll: bool) -> dict:
     for index in range(count):
         creator, opponent = users[2 * index], users[2 * index + 1]
         match = services.match_create(
-            creator=creator, rated=False, turn_seconds=None, rule_set_name="traditional"
+            creator=creator, rated=False, turn_seconds=turn_seconds, rule_set_name="traditional"
         )
         services.match_accept(user=opponent, match_id=match.pk)
         matches.append({"id": match.pk, "cookies": [cookies[creator.pk], cookies[opponent.pk]]})
     print(f"matches: {len(matches)} in {time.monotonic() - started:.1f} s", flush=True)
     return {"matches": matches}
+
+
+def _make_user(username: str, password: str) -> dict:
+    """A user who can log in with a password (verified email), for login checks."""
+    from allauth.account.models import EmailAddress
+
+    from accounts.models import User
+
+    user = User.objects.create_user(username, f"{username}@bench.invalid", password)
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return {"id": user.pk}
 
 
 def _read_matches(match_ids: list[int]) -> dict:
@@ -193,13 +209,18 @@ def client_main(plan_path: str, output_path: str) -> int:
 class Children:
     """Child processes in their own process groups, stopped SIGTERM -> SIGKILL."""
 
-    def __init__(self) -> None:
+    def __init__(self, log_dir: Path = LOG_DIR) -> None:
         self.processes: dict[str, subprocess.Popen] = {}
         self.logs: list = []
+        self.log_dir = log_dir
+        self.started: set[str] = set()
 
     def start(self, name: str, command: list[str], environment: dict[str, str]) -> subprocess.Popen:
-        LOG_DIR.mkdir(parents=True, exist_ok=True)
-        log_file = open(LOG_DIR / f"{name}.log", "wb")  # noqa: SIM115 - closed in stop_all
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        # A process started again (a restart drill) appends to its earlier lines.
+        mode = "ab" if name in self.started else "wb"
+        self.started.add(name)
+        log_file = open(self.log_dir / f"{name}.log", mode)  # noqa: SIM115 - closed in close_logs
         self.logs.append(log_file)
         process = subprocess.Popen(
             command, cwd=ROOT, env=environment, stdin=subprocess.DEVNULL, stdout=log_file,
@@ -221,11 +242,14 @@ class Children:
             handle.close()
 
 
-def run_django_task(task: str, payload: dict, environment: dict[str, str], timeout: float) -> dict:
+def run_django_task(
+    task: str, payload: dict, environment: dict[str, str], timeout: float, log_dir: Path = LOG_DIR
+) -> dict:
+    log_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
         input_path, output_path = Path(folder) / "in.json", Path(folder) / "out.json"
         input_path.write_text(json.dumps(payload))
-        with open(LOG_DIR / f"{task}.log", "wb") as log_file:
+        with open(log_dir / f"{task}.log", "wb") as log_file:
             process = subprocess.Popen(
                 [sys.executable, "-m", "bench.live_load", "--django-task", task,
                  str(input_path), str(output_path)],
@@ -239,7 +263,7 @@ def run_django_task(task: str, payload: dict, environment: dict[str, str], timeo
                 process.wait()
                 raise
         if code != 0:
-            raise RuntimeError(f"{task} failed (exit {code}); see {LOG_DIR / (task + '.log')}")
+            raise RuntimeError(f"{task} failed (exit {code}); see {log_dir / (task + '.log')}")
         return json.loads(output_path.read_text())
 
 
