@@ -399,7 +399,7 @@ def orchestrate(arguments) -> int:
                 process = children.start(
                     f"daphne-{index}",
                     [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                     "--proxy-headers", "config.asgi:application"],
+                     "config.asgi:application"],
                     environment,
                 )  # fmt: skip
                 watch[f"daphne-{index}"] = process.pid

@@ -24,15 +24,20 @@ from config import (  # noqa: E402, F401
     daphne_close_codes,
     twisted_writes,
 )
+from config.client_address import TrustedProxyMiddleware  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+# The client address is resolved first (X-Forwarded-For only from TRUSTED_PROXY_COUNT proxies),
+# for pages and sockets alike.
+application = TrustedProxyMiddleware(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )
 
 # Everything imported so far lives as long as the process: freeze it out of the collector's full

@@ -35,6 +35,7 @@ class MatchContext:
     usernames: dict[int, str]
     ratings: dict[int, int]
     auto_roll: set[int] = field(default_factory=set)  # players who roll automatically
+    inactive: set[int] = field(default_factory=set)  # players whose account is deactivated
     events: list[dict[str, Any]] = field(default_factory=list)
     # Move-log rows made by the command, written with its updates (rows.save(new=...)).
     new_rows: list[Any] = field(default_factory=list)

@@ -39,6 +39,7 @@ class Player:
     username: str
     auto_roll: bool
     rating: int | None  # None until the player's first rated match
+    is_active: bool
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,7 @@ def _lock_sql() -> tuple[str, str]:
         seat_column = _quote(Match._meta.get_field(seat_field).column)
         player_columns.append(
             f"{alias}.id, {alias}.{_quote('username')}, {alias}.{_quote('auto_roll')}, "
-            f"{alias}r.{_quote('value')}"
+            f"{alias}r.{_quote('value')}, {alias}.{_quote('is_active')}"
         )
         player_joins.append(
             f"LEFT JOIN {user_table} {alias} ON {alias}.id = m.{seat_column} "
@@ -187,10 +188,10 @@ def lock_match(match_id: int) -> LockedMatch | None:
         game._state.fields_cache["match"] = match  # game.match without a query
     players = []
     rest = values[match_width + game_width :]
-    for start in (0, 4):
-        user_id, username, auto_roll, rating = rest[start : start + 4]
+    for start in (0, 5):
+        user_id, username, auto_roll, rating, is_active = rest[start : start + 5]
         if user_id is not None:
-            players.append(Player(user_id, username, auto_roll, rating))
+            players.append(Player(user_id, username, auto_roll, rating, is_active))
     return LockedMatch(match=match, game=game, players=players)
 
 

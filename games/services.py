@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -61,16 +62,25 @@ def _lock(match_id: int) -> MatchContext:
         raise CommandError("not_found", _("There is no such match."))
     context = MatchContext(match=locked.match, game=locked.game, usernames={}, ratings={})
     for player in locked.players:
-        _note_player(context, player.id, player.username, player.auto_roll, player.rating)
+        _note_player(
+            context, player.id, player.username, player.auto_roll, player.rating, player.is_active
+        )
     context.turn_at_start = context.open_turn()
     context.match_sent = context.current_match_section()
     return context
 
 
 def _note_player(
-    context: MatchContext, user_id: int, username: str, auto_roll: bool, rating: int | None
+    context: MatchContext,
+    user_id: int,
+    username: str,
+    auto_roll: bool,
+    rating: int | None,
+    is_active: bool,
 ) -> None:
     context.usernames[user_id] = username
+    if not is_active:
+        context.inactive.add(user_id)
     context.ratings[user_id] = INITIAL_RATING if rating is None else rating
     if auto_roll:
         context.auto_roll.add(user_id)
@@ -81,7 +91,7 @@ def _add_players(context: MatchContext, user_ids: list[int]) -> None:
     from accounts.models import User
 
     for row in User.objects.filter(pk__in=user_ids).values_list(
-        "pk", "username", "auto_roll", "rating__value"
+        "pk", "username", "auto_roll", "rating__value", "is_active"
     ):
         _note_player(context, *row)
 
@@ -90,6 +100,10 @@ def _seat_of_player(context: MatchContext, user_id: int | None) -> int:
     seat = context.match.seat_of(user_id)
     if seat is None:
         raise CommandError("not_a_player", _("Only the two players can do that; you are watching."))
+    if user_id in context.inactive:
+        # The socket of a deactivated user is closed (accounts/signals.py); this refuses what it
+        # sent before the close arrived, read from the row locked with the match.
+        raise CommandError("account_inactive", _("This account is deactivated."))
     return seat
 
 
@@ -184,11 +198,29 @@ def match_create(
         raise CommandError("bad_field", "; ".join(error.messages)) from None
     try:
         with transaction.atomic():
+            if private:
+                _limit_private_challenges(creator)
             match.save()
     except IntegrityError:  # a concurrent create won the race for the one open challenge
         raise CommandError("already_open", already_open) from None
     transaction.on_commit(lambda: _lobby_changed())
     return match
+
+
+def _limit_private_challenges(creator) -> None:
+    """At most PRIVATE_CHALLENGES_PER_HOUR invite links per player and hour (issue 10). Locks the
+    creator's row, so two tabs creating at once are counted one after the other."""
+    from accounts.models import User
+
+    User.objects.select_for_update().filter(pk=creator.pk).first()
+    since = timezone.now() - timedelta(hours=1)
+    made = Match.objects.filter(creator=creator, private=True, created_at__gte=since).count()
+    if made >= settings.PRIVATE_CHALLENGES_PER_HOUR:
+        raise CommandError(
+            "too_many_invites",
+            _("You have made %(count)s invite links in the last hour; try again later.")
+            % {"count": made},
+        )
 
 
 def _lobby_changed() -> None:

@@ -37,8 +37,8 @@ def test_lock_match_loads_what_the_orm_loads(active_match, players, fixed_dice):
     assert isinstance(locked.game.steps, list) and isinstance(locked.game.opening_ties, list)
     assert locked.game.match is locked.match
     assert locked.players == [
-        rows.Player(creator.pk, creator.username, False, None),
-        rows.Player(opponent.pk, opponent.username, True, 1612),
+        rows.Player(creator.pk, creator.username, False, None, True),
+        rows.Player(opponent.pk, opponent.username, True, 1612, True),
     ]
 
 
