@@ -47,3 +47,10 @@ bench-service: $(STAMP)
 .PHONY: bench-timeouts
 bench-timeouts: $(STAMP)
 	$(PY) -m bench.timeouts $(BENCH_ARGS)
+
+# The production topology (deploy/): nginx with TLS over two Daphne processes, a worker and beat,
+# DEBUG=0, then pages, a login, a match across processes, and the restart drills
+# (tests/integration/test_production*.py; needs Debian's nginx).
+.PHONY: prod-check
+prod-check: $(STAMP)
+	$(PY) -m config.launcher test tests/integration/test_production.py tests/integration/test_production_drills.py -v -s $(PYTEST_ARGS)

@@ -145,8 +145,11 @@ def unix_get(path: Path, url: str) -> tuple[int, bytes]:
 class Topology:
     """Start with `with Topology(...) as topology:`; everything stops on exit, servers last."""
 
-    def __init__(self, *, daphne_count: int = 2, own_servers: bool = False) -> None:
+    def __init__(
+        self, *, daphne_count: int = 2, own_servers: bool = False, **settings: str
+    ) -> None:
         self.daphne_count = daphne_count
+        self.settings = settings  # more environment for every process, e.g. SOCKETS_PER_ADDRESS
         self.own_servers = own_servers or not os.environ.get("DATABASE_URL")
         self.token = secrets.token_hex(4)
         # Short: unix socket paths must stay under ~107 bytes.
@@ -243,10 +246,12 @@ class Topology:
             PROMETHEUS_MULTIPROC_DIR=str(self.root / "metrics"),
             METRICS_ALLOWED_IPS="127.0.0.1",
             HEALTHZ_ALLOWED_IPS="127.0.0.1",
+            HEALTHZ_CACHE_SECONDS="1",  # start-up and recovery waits poll it
             LOG_FORMAT="json",
             LOG_LEVEL=os.environ.get("TOPOLOGY_LOG_LEVEL", "WARNING"),
             DATABASE_POOL_MAX=os.environ.get("DATABASE_POOL_MAX", "10"),
         )
+        environment.update(self.settings)
         environment.pop("DATABASE_TEST_NAME", None)
         return environment
 
