@@ -24,6 +24,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext as _
 
 from accounts import socket_limits
@@ -158,6 +159,16 @@ class SiteSocket(AsyncWebsocketConsumer):
             return
         try:
             await self.handle(message)
+        except (OperationalError, InterfaceError):
+            # PostgreSQL is out of reach (restarting, or no pooled connection within the pool's
+            # timeout): the transaction did not commit, so nothing changed (issue 20's drill).
+            log.warning("socket %s: database unavailable", self.scope.get("path"), exc_info=True)
+            await self.send_error(
+                "unavailable",
+                _("The game server cannot reach its database right now; nothing was changed. "
+                  "Try again in a moment."),
+                reply_to=message,
+            )  # fmt: skip
         except Exception:  # noqa: BLE001 - one bad frame must not end the socket
             user = self.user
             log.exception(

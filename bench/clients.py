@@ -24,6 +24,8 @@ import orjson
 STALL_SECONDS = 15.0
 RECONNECT_FIRST_DELAY = 0.2
 RECONNECT_MAX_DELAY = 2.0
+SNAPSHOT_RETRY_SECONDS = 3.0
+ACK_EVENT_WAIT_SECONDS = 2.0
 
 
 def percentile(sorted_values: list[float], fraction: float) -> float:
@@ -57,6 +59,7 @@ class Stats:
         self.deliveries_seen = 0
         self.connect_ms: list[float] = []
         self.reconnects = 0
+        self.ack_resyncs = 0  # snapshots asked for because an acknowledged event did not come
         # Seconds from an unexpected close to the next snapshot on the new socket.
         self.reconnect_seconds: list[float] = []
 
@@ -71,6 +74,7 @@ class MatchTrack:
         self.steps_acked = 0
         self.steps_in_doubt = 0
         self.last_ack_at = 0.0  # time.monotonic() of the last acknowledged step or roll
+        self.last_ack_version = 0
 
 
 class Player:
@@ -87,6 +91,7 @@ class Player:
         self.unanswered: dict[str, tuple[str, int]] = {}
         self.upstream: str | None = None  # nginx's X-Nardy-Upstream header, when it sends one
         self.closed_at: float | None = None
+        self.snapshot_request: str | None = None  # id of the last snapshot asked for
         self.ws = None
         self.version = -1
         self.state: dict | None = None
@@ -130,7 +135,27 @@ class Player:
         payload["id"] = f"c{self.command_number}"
         if payload["type"] in ("step", "roll"):
             self.unanswered[payload["id"]] = (payload["type"], payload["version"])
+        elif payload["type"] == "snapshot":
+            self.snapshot_request = payload["id"]
         await self.ws.send(orjson.dumps(payload).decode())
+
+    def expect_version(self, version: int):
+        async def check() -> None:
+            if self.version < version and not self.awaiting_snapshot and not self.closed:
+                self.client.stats.ack_resyncs += 1
+                self.acted_version = None
+                await self.request_snapshot()
+
+        return check
+
+    def later(self, delay: float, action) -> None:
+        async def run() -> None:
+            await asyncio.sleep(delay)
+            await action()
+
+        task = asyncio.create_task(run())
+        self.actions.add(task)
+        task.add_done_callback(self.actions.discard)
 
     def answered(self, message: dict) -> tuple[str, int] | None:
         return self.unanswered.pop(message.get("id"), None)
@@ -177,7 +202,12 @@ class Player:
                     self.answered(message)  # an error never changes anything
                     stats.errors[message.get("code", "?")] += 1
                     self.client.note(f"{self.role} match {self.match.id}: error {message}")
-                    if self.seat is not None and not self.closing:
+                    if message.get("id") is not None and message["id"] == self.snapshot_request:
+                        # The snapshot itself failed (the database is out of reach): ask again
+                        # later, within the server's per-minute allowance of snapshot requests.
+                        self.awaiting_snapshot = False
+                        self.later(SNAPSHOT_RETRY_SECONDS, self.request_snapshot)
+                    elif self.seat is not None and not self.closing:
                         self.acted_version = None
                         await self.request_snapshot()
                 elif kind == "ack":
@@ -185,8 +215,14 @@ class Player:
                     command = self.answered(message)
                     if command is not None:
                         self.match.last_ack_at = time.monotonic()
+                        self.match.last_ack_version = max(
+                            self.match.last_ack_version, message["version"]
+                        )
                         if command[0] == "step":
                             self.match.steps_acked += 1
+                    # As static/js/match.js does: the event of an acknowledged command lost in
+                    # a Redis restart leaves no gap to notice, so resync if it does not come.
+                    self.later(ACK_EVENT_WAIT_SECONDS, self.expect_version(message["version"]))
         except ConnectionClosed:
             pass
         except Exception as error:  # noqa: BLE001 - counted, reported
@@ -204,9 +240,7 @@ class Player:
                 self.client.note(f"{self.role} match {self.match.id}: closed, code {code}")
                 if self.client.plan.get("reconnect"):
                     self.closed_at = time.monotonic()
-                    task = asyncio.create_task(self.reconnect())
-                    self.actions.add(task)
-                    task.add_done_callback(self.actions.discard)
+                    self.later(0.0, self.reconnect)
 
     def on_event(self, message: dict, now: float) -> None:
         stats = self.client.stats
@@ -485,6 +519,7 @@ class LoadClient:
             "machine_cpu_percent": machine_cpu,
             "finals": finals,
             "reconnects": stats.reconnects,
+            "ack_resyncs": stats.ack_resyncs,
             "reconnect_seconds": sorted(stats.reconnect_seconds),
             "match_steps": {str(m.id): [m.steps_acked, m.steps_in_doubt] for m in self.matches},
             "notes": self.notes,

@@ -99,6 +99,7 @@ def django_task(task: str, input_path: str, output_path: str) -> int:
         ),
         "verify": lambda: _read_matches(payload["match_ids"]),
         "user": lambda: _make_user(payload["username"], payload["password"]),
+        "server_turns": lambda: _server_turns(payload["match_ids"]),
     }
     if task not in tasks:
         raise SystemExit(f"unknown task {task}")
@@ -158,6 +159,25 @@ def _make_user(username: str, password: str) -> dict:
     user = User.objects.create_user(username, f"{username}@bench.invalid", password)
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     return {"id": user.pk}
+
+
+def _server_turns(match_ids: list[int]) -> list[dict]:
+    """Turns the server played for a mover out of time: when, against the turn's deadline."""
+    from games.models import Turn
+
+    turns = Turn.objects.filter(game__match_id__in=match_ids, by_server=True).select_related(
+        "game__match"
+    )
+    return [
+        {
+            "match": turn.game.match_id,
+            "finished_at": turn.finished_at.timestamp(),
+            # Without a reserve bank the deadline is the turn's start plus the turn time.
+            "late_seconds": (turn.finished_at - turn.started_at).total_seconds()
+            - turn.game.match.turn_seconds,
+        }
+        for turn in turns
+    ]
 
 
 def _read_matches(match_ids: list[int]) -> dict:

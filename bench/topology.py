@@ -482,8 +482,9 @@ class LiveMatches:
         return [s for s in self.client.sockets if s.seat is not None]
 
     async def recovered(self, *, since: float, timeout: float = 90.0) -> float:
-        """Seconds from `since` until every socket is open with a snapshot and every active
-        match has an acknowledged command after `since`."""
+        """Seconds from `since` until every socket is open with a snapshot, every active match
+        has an acknowledged command after `since`, and every socket of the match has reached the
+        version that command made (events flow again, not only commands)."""
         import asyncio
 
         deadline = time.monotonic() + timeout
@@ -497,7 +498,10 @@ class LiveMatches:
                 for m in self.client.matches
                 if m.sockets[0].state and m.sockets[0].state["match"]["status"] == "active"
             ]
-            if sockets_back and all(m.last_ack_at > since for m in playing):
+            if sockets_back and all(
+                m.last_ack_at > since and min(s.version for s in m.sockets) >= m.last_ack_version
+                for m in playing
+            ):
                 return time.monotonic() - since
             await asyncio.sleep(0.05)
         raise TimeoutError(f"not recovered within {timeout:.0f} s; see {self.topology.logs}")

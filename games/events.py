@@ -5,12 +5,14 @@ process unless the transaction commits.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
@@ -110,15 +112,41 @@ def publish(match_id: int, events: list[dict[str, Any]], *, lobby: bool = False)
     async_to_sync(publish_async)(match_id, events, lobby=lobby)
 
 
+# A Redis restart or failover takes a second or two; committed events wait for it rather than
+# being lost (issue 20's Redis drill: the opponents of a step made during the restart waited for
+# the next event to notice the gap).
+PUBLISH_RETRY_SECONDS = 30.0
+PUBLISH_RETRY_ERRORS = (redis.ConnectionError, redis.TimeoutError, OSError)
+
+
 async def publish_async(
     match_id: int, events: list[dict[str, Any]], *, lobby: bool = False
 ) -> None:
+    """Publish committed events, retrying while Redis is out of reach (up to
+    PUBLISH_RETRY_SECONDS). A repeat is harmless: sockets skip versions they already have."""
     layer = get_channel_layer()
     if events:
         # Serialised once here, not once per receiving socket.
         wire = [{"version": event["version"], "text": json_text(event)} for event in events]
-        await layer.group_send(
-            match_group(match_id), {"type": "match.events", "match": match_id, "events": wire}
+        await _group_send_retrying(
+            layer,
+            match_group(match_id),
+            {"type": "match.events", "match": match_id, "events": wire},
         )
     if lobby:
-        await layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+        await _group_send_retrying(layer, LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+async def _group_send_retrying(layer, group: str, message: dict[str, Any]) -> None:
+    loop = asyncio.get_running_loop()
+    give_up_at = loop.time() + PUBLISH_RETRY_SECONDS
+    delay = 0.05
+    while True:
+        try:
+            await layer.group_send(group, message)
+            return
+        except PUBLISH_RETRY_ERRORS:
+            if loop.time() + delay > give_up_at:
+                raise
+            await asyncio.sleep(delay)
+            delay = min(1.0, delay * 2)

@@ -4,6 +4,9 @@ import {
   ownPointToIndex, pipCount, borneOff, readStrings,
 } from "./board.js";
 
+// How long an acknowledged command's event may take before the page asks for a snapshot.
+const ACK_EVENT_WAIT_MS = 2000;
+
 const DEFAULT_STRINGS = {
   roll: "Roll", undo: "Undo", resign: "Resign", leave: "Leave table", rematch: "Rematch",
   accept_rematch: "Accept rematch", decline: "Decline", withdraw: "Withdraw offer", flip: "Flip board",
@@ -170,6 +173,7 @@ export class MatchApp {
         break;
       case "ack":
         if (this.pending && msg.id === this.pending.id) this.onPendingAnswered(msg, null);
+        this.expectVersion(msg.version);
         break;
       case "error":
         this.onError(msg);
@@ -277,6 +281,19 @@ export class MatchApp {
       this.resyncing = true;
       this.send({ type: "snapshot" });
     }
+  }
+
+  // The ack says which version our command made; its event comes through the channel layer. An
+  // event published while Redis restarts is lost (pub/sub keeps nothing), and with no later event
+  // there is no gap to notice: if the version has not arrived soon after the ack, resync.
+  expectVersion(version) {
+    if (typeof version !== "number") return;
+    setTimeout(() => {
+      if (this.version !== null && this.version < version && !this.resyncing) {
+        this.resyncing = true;
+        this.send({ type: "snapshot" });
+      }
+    }, ACK_EVENT_WAIT_MS);
   }
 
   onPendingAnswered(ack, err) {

@@ -49,7 +49,7 @@ def test_pages_answer_over_https(production):
 
 def test_static_files_come_from_nginx_with_cache_headers(production):
     _, page = https(production, "GET", "/")
-    hashed = re.search(rb'/static/css/site\.[0-9a-f]{12}\.css', page)
+    hashed = re.search(rb"/static/css/site\.[0-9a-f]{12}\.css", page)
     assert hashed, "the page links the collectstatic (hashed) name"
     response, body = https(production, "GET", hashed.group().decode())
     assert response.status == 200 and b"{" in body
@@ -94,45 +94,44 @@ def test_daphne_sees_https_and_sets_secure_cookies(production):
     assert cookies_of(response)["csrftoken"]["secure"]
 
 
+def post_login(production, csrf: tuple[str, str], username: str, password: str):
+    """The login form as a browser posts it: CSRF cookie and field, Origin and Referer."""
+    cookie, field = csrf
+    origin = production.base_url
+    return https(
+        production,
+        "POST",
+        "/accounts/login/",
+        body=urlencode({"login": username, "password": password, "csrfmiddlewaretoken": field}),
+        headers={
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": f"csrftoken={cookie}",
+            "Origin": origin,
+            "Referer": f"{origin}/accounts/login/",
+        },
+    )
+
+
 def test_login_over_https(production):
     username, password = f"login{secrets.token_hex(3)}", secrets.token_urlsafe(16)
     production.django_task("user", {"username": username, "password": password})
 
     response, page = https(production, "GET", "/accounts/login/")
-    csrf_cookie = cookies_of(response)["csrftoken"].value
-    csrf_field = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1).decode()
-    origin = production.base_url
-    response, body = https(
-        production, "POST", "/accounts/login/",
-        body=urlencode({"login": username, "password": password, "csrfmiddlewaretoken": csrf_field}),
-        headers={
-            "Content-Type": "application/x-www-form-urlencoded",
-            "Cookie": f"csrftoken={csrf_cookie}",
-            "Origin": origin,
-            "Referer": f"{origin}/accounts/login/",
-        },
-    )  # fmt: skip
+    csrf = (
+        cookies_of(response)["csrftoken"].value,
+        re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1).decode(),
+    )
+    response, body = post_login(production, csrf, username, password)
     assert response.status == 302, body[:500]
     session = cookies_of(response)["sessionid"]
     assert session["secure"] and session["httponly"]
 
-    response, page = https(
-        production, "GET", "/", headers={"Cookie": f"sessionid={session.value}"}
-    )
+    response, page = https(production, "GET", "/", headers={"Cookie": f"sessionid={session.value}"})
     assert response.status == 200
     assert username.encode() in page
 
     # A wrong password changes nothing and logs nobody in.
-    response, body = https(
-        production, "POST", "/accounts/login/",
-        body=urlencode({"login": username, "password": "wrong", "csrfmiddlewaretoken": csrf_field}),
-        headers={
-            "Content-Type": "application/x-www-form-urlencoded",
-            "Cookie": f"csrftoken={csrf_cookie}",
-            "Origin": origin,
-            "Referer": f"{origin}/accounts/login/",
-        },
-    )  # fmt: skip
+    response, _ = post_login(production, csrf, username, "wrong")
     assert response.status == 200 and "sessionid" not in cookies_of(response)
 
 
