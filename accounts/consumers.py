@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from accounts import socket_limits
 from accounts.signals import user_group_name
+from config import metrics
 from config.client_address import client_address
 from config.wire import json_text, valid_id
 
@@ -43,6 +44,7 @@ CLOSE_TOO_MANY_SOCKETS = 4029
 class SiteSocket(AsyncWebsocketConsumer):
     user_group: str | None = None
     _closed_down: bool = False
+    _counted_as: str | None = None  # the kind counted in nardy_sockets_open while open
     _limited: bool = False
 
     async def __call__(self, scope, receive, send) -> None:
@@ -73,6 +75,8 @@ class SiteSocket(AsyncWebsocketConsumer):
             self.user_group = user_group_name(user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
+        self._counted_as = type(self).__name__.removesuffix("Socket").lower()  # match, lobby, me
+        metrics.socket_opened(self._counted_as)
         await self.on_open()
 
     async def disconnect(self, code: int) -> None:
@@ -83,6 +87,8 @@ class SiteSocket(AsyncWebsocketConsumer):
         if self._closed_down:
             return
         self._closed_down = True
+        if self._counted_as is not None:
+            metrics.socket_closed(self._counted_as)
         steps = [self.on_close]
         if self.user_group:
             steps.append(

@@ -69,6 +69,7 @@ def render_site_config(
         (re.compile(r"nardy\.example\.org"), SERVER_NAME),
         (re.compile(r"/etc/ssl/nardy/"), f"{root}/tls/"),
         (re.compile(r"root /srv/nardy;"), f"root {root};"),
+        (re.compile(r"/var/log/nginx/"), f"{root}/logs/"),
     ]
     for pattern, replacement in replacements:
         text, count = pattern.subn(replacement, text)
@@ -548,3 +549,15 @@ def compare_with_database(result: dict, database: dict) -> dict:
         "result": result,
         "database": database,
     }
+
+
+def metric_total(text: str, name: str, **labels: str) -> float:
+    """The sum of a metric's samples (as /metrics prints them) whose labels include `labels`."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == name and labels.items() <= sample.labels.items()
+    )

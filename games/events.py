@@ -18,6 +18,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
+from config import metrics
 from config.wire import json_text
 from games.protocol import game_state, match_section
 
@@ -148,5 +149,6 @@ async def _group_send_retrying(layer, group: str, message: dict[str, Any]) -> No
         except PUBLISH_RETRY_ERRORS:
             if loop.time() + delay > give_up_at:
                 raise
+            metrics.PUBLISH_RETRIES.inc()
             await asyncio.sleep(delay)
             delay = min(1.0, delay * 2)

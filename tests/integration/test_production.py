@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 import pytest
 
 from bench.clients import percentile
-from bench.topology import SERVER_NAME, LiveMatches
+from bench.topology import SERVER_NAME, LiveMatches, metric_total
 
 pytestmark = pytest.mark.integration
 
@@ -144,6 +144,11 @@ async def test_a_match_across_two_daphne_processes_with_a_spectator(production):
         import asyncio
 
         await asyncio.sleep(8)
+        _, text = await asyncio.to_thread(production.get, "/metrics")
+    text = text.decode()
+    assert metric_total(text, "nardy_sockets_open", kind="match") == 3
+    for index in (1, 2):  # both processes hold some (the gauge has a pid label per process)
+        assert metric_total(text, "nardy_sockets_open", kind="match", process=f"daphne-{index}")
     report = live.report
     result = report["result"]
     player_0, player_1, spectator = next(iter(result["finals"].values()))
@@ -175,3 +180,17 @@ async def test_a_websocket_from_another_origin_is_refused(production):
         ):
             pass
     assert refused.value.response.status_code == 403
+
+
+def test_metrics_sum_every_process(production):
+    """One scrape through nginx shows both Daphne processes' and the worker's figures."""
+    status, body = production.get("/metrics")
+    assert status == 200
+    text = body.decode()
+    # Counted in the worker's pool processes:
+    sweeps = metric_total(
+        text, "nardy_celery_tasks_total", task="games.sweep_deadlines", outcome="success"
+    )
+    assert sweeps >= 1
+    assert metric_total(text, "nardy_socket_commands_total", type="step", result="ok") >= 5
+    assert metric_total(text, "nardy_http_request_seconds_count", method="GET", route="rules")

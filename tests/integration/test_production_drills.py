@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from bench.topology import LiveMatches
+from bench.topology import LiveMatches, metric_total
 
 pytestmark = pytest.mark.integration
 
@@ -125,6 +125,7 @@ async def test_drill_worker_killed_deadline_still_enforced(production):
         production.kill("worker")
         await asyncio.sleep(1)
         await asyncio.to_thread(production.start_worker)
+        recovered = await live.recovered(since=fault)
         await asyncio.to_thread(production.wait_healthy)
         worker_back = time.monotonic() - fault
         turns: list = []
@@ -133,7 +134,6 @@ async def test_drill_worker_killed_deadline_still_enforced(production):
             turns = await asyncio.to_thread(
                 production.django_task, "server_turns", {"match_ids": timed.match_ids}
             )
-        recovered = await live.recovered(since=fault)
     assert turns, "the deadline was not enforced within 60 s of the kill"
     first = min(turns, key=lambda turn: turn["finished_at"])
     assert 0 <= first["late_seconds"] < 5
@@ -145,4 +145,30 @@ async def test_drill_worker_killed_deadline_still_enforced(production):
         report,
         f" (new worker answering after {worker_back:.2f} s; the deadline held by the killed "
         f"worker enforced {first['late_seconds'] * 1000:.0f} ms late by the beat sweep)",
+    )
+
+
+def test_metrics_saw_the_drills(production):
+    """After the drills: the sweep's lateness, the outage's `unavailable` answers and the
+    publishes that waited for Redis are all on /metrics."""
+    status, body = production.get("/metrics")
+    assert status == 200
+    text = body.decode()
+    assert metric_total(text, "nardy_deadline_lateness_seconds_count", enforcer="sweep") >= 1
+    assert metric_total(text, "nardy_socket_commands_total", result="unavailable") >= 1
+    print(
+        "\n"
+        + "\n".join(
+            line
+            for line in text.splitlines()
+            if line.startswith(
+                (
+                    "nardy_deadline_lateness_seconds_count",
+                    "nardy_publish_retries_total",
+                    "nardy_socket_commands_total",
+                    "nardy_celery_tasks_total",
+                    "nardy_sockets_open",
+                )
+            )
+        )
     )
