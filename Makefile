@@ -54,3 +54,9 @@ bench-timeouts: $(STAMP)
 .PHONY: prod-check
 prod-check: $(STAMP)
 	$(PY) -m config.launcher test tests/integration/test_production.py tests/integration/test_production_drills.py -v -s $(PYTEST_ARGS)
+
+# Soak of that topology (bench/soak.py): 200 matches with connection churn for 30 minutes,
+# memory of every process, errors, lost steps, p99. make soak SOAK_ARGS="--duration 600"
+.PHONY: soak
+soak: $(STAMP)
+	$(PY) -m bench.soak $(SOAK_ARGS)

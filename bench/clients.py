@@ -59,6 +59,7 @@ class Stats:
         self.deliveries_seen = 0
         self.connect_ms: list[float] = []
         self.reconnects = 0
+        self.bounces = 0  # sockets closed on purpose and opened again
         self.ack_resyncs = 0  # snapshots asked for because an acknowledged event did not come
         # Seconds from an unexpected close to the next snapshot on the new socket.
         self.reconnect_seconds: list[float] = []
@@ -92,6 +93,7 @@ class Player:
         self.upstream: str | None = None  # nginx's X-Nardy-Upstream header, when it sends one
         self.closed_at: float | None = None
         self.snapshot_request: str | None = None  # id of the last snapshot asked for
+        self.bouncing = False
         self.ws = None
         self.version = -1
         self.state: dict | None = None
@@ -147,6 +149,15 @@ class Player:
                 await self.request_snapshot()
 
         return check
+
+    async def bounce(self) -> bool:
+        """Close this socket as a browser tab would, and come back (bench/soak.py's churn)."""
+        if self.closed or self.closing or self.bouncing or self.ws is None:
+            return False
+        self.bouncing = True
+        self.client.stats.bounces += 1
+        await self.ws.close()
+        return True
 
     def later(self, delay: float, action) -> None:
         async def run() -> None:
@@ -234,7 +245,11 @@ class Player:
             # Sent, never answered: applied or not, only PostgreSQL knows.
             self.match.steps_in_doubt += sum(1 for c in self.unanswered.values() if c[0] == "step")
             self.unanswered.clear()
-            if not self.closing:
+            if self.bouncing:  # closed on purpose (connection churn): back at once
+                self.bouncing = False
+                self.closed_at = time.monotonic()
+                self.later(0.0, self.reconnect)
+            elif not self.closing:
                 code = getattr(self.ws, "close_code", None)
                 stats.unexpected_closes[str(code)] += 1
                 self.client.note(f"{self.role} match {self.match.id}: closed, code {code}")
@@ -519,6 +534,7 @@ class LoadClient:
             "machine_cpu_percent": machine_cpu,
             "finals": finals,
             "reconnects": stats.reconnects,
+            "bounces": stats.bounces,
             "ack_resyncs": stats.ack_resyncs,
             "reconnect_seconds": sorted(stats.reconnect_seconds),
             "match_steps": {str(m.id): [m.steps_acked, m.steps_in_doubt] for m in self.matches},

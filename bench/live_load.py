@@ -95,7 +95,11 @@ def django_task(task: str, input_path: str, output_path: str) -> int:
     payload = json.loads(Path(input_path).read_text())
     tasks = {
         "setup": lambda: _setup_matches(
-            payload["matches"], payload["prefix"], payload["auto_roll"], payload.get("turn_seconds")
+            payload["matches"],
+            payload["prefix"],
+            payload["auto_roll"],
+            payload.get("turn_seconds"),
+            payload.get("length"),
         ),
         "verify": lambda: _read_matches(payload["match_ids"]),
         "user": lambda: _make_user(payload["username"], payload["password"]),
@@ -108,7 +112,11 @@ def django_task(task: str, input_path: str, output_path: str) -> int:
 
 
 def _setup_matches(
-    count: int, prefix: str, auto_roll: bool, turn_seconds: int | None = None
+    count: int,
+    prefix: str,
+    auto_roll: bool,
+    turn_seconds: int | None = None,
+    length: int | None = None,
 ) -> dict:
     from allauth.account.models import EmailAddress
     from django.db import transaction
@@ -142,7 +150,11 @@ def _setup_matches(
     for index in range(count):
         creator, opponent = users[2 * index], users[2 * index + 1]
         match = services.match_create(
-            creator=creator, rated=False, turn_seconds=turn_seconds, rule_set_name="traditional"
+            creator=creator,
+            rated=False,
+            turn_seconds=turn_seconds,
+            rule_set_name="traditional",
+            length=length,
         )
         services.match_accept(user=opponent, match_id=match.pk)
         matches.append({"id": match.pk, "cookies": [cookies[creator.pk], cookies[opponent.pk]]})
@@ -430,10 +442,9 @@ def orchestrate(arguments) -> int:
                 environment,
             )  # fmt: skip
             watch["worker"] = worker.pid
-            if services.postgres is not None and services.postgres._server is not None:
-                watch["postgres"] = services.postgres._server.get_pid()
-            if services.redis is not None and services.redis._process is not None:
-                watch["redis"] = services.redis._process.pid
+            for name, server in (("postgres", services.postgres), ("redis", services.redis)):
+                if server is not None and server.pid is not None:
+                    watch[name] = server.pid
             for index, port in enumerate(ports):
                 wait_healthy(port, children.processes[f"daphne-{index}"], START_TIMEOUT)
             log.info("servers healthy on ports %s", ports)

@@ -421,8 +421,10 @@ class LiveMatches:
         duration: float = 3600.0,
         connect_concurrency: int = 20,
         turn_seconds: int | None = None,
+        length: int | None = None,
     ) -> None:
         self.topology = topology
+        self.length = length
         self.matches = matches
         self.spectators_per_match = spectators_per_match
         self.step_interval = step_interval
@@ -448,6 +450,7 @@ class LiveMatches:
                     "prefix": f"p{secrets.token_hex(3)}u",
                     "auto_roll": False,
                     "turn_seconds": self.turn_seconds,
+                    "length": self.length,
                 },
             )
         )["matches"]
