@@ -2,9 +2,9 @@
 
 `SiteSocket` does what every socket needs and nothing game-specific: JSON parsing with a size and
 depth cap, a per-socket rate limit (settings.SOCKET_RATE_LIMIT_*; lila-ws allows 100 messages per
-20 s on a play socket, then closes with 1008), caps on sockets per user and per client address,
-errors to the sender only, and closing every socket of a user who logs out, is deactivated or
-changes their password.
+20 s on a play socket, then closes; we close with 4008), caps on sockets per user and per client
+address, errors to the sender only, and closing every socket of a user who logs out, is
+deactivated or changes their password.
 
 A socket survives any frame: whatever a handler raises becomes an `error` reply (`internal` for
 the unexpected, logged) and the socket lives on. Whatever ends a socket, a clean close, an error
@@ -20,9 +20,7 @@ from collections import deque
 from typing import Any
 
 import orjson
-from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext as _
@@ -31,12 +29,14 @@ from accounts import socket_limits
 from accounts.signals import user_group_name
 from config import metrics
 from config.client_address import client_address
+from config.patches import channels_socket
 from config.wire import json_text, valid_id
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
-CLOSE_POLICY_VIOLATION = 1008
+# An application close code: Autobahn (Daphne) sends only 1000 and 3000-4999, not RFC 6455's 1008.
+CLOSE_RATE_LIMITED = 4008
 CLOSE_LOGGED_OUT = 4001
 CLOSE_TOO_MANY_SOCKETS = 4029
 
@@ -59,7 +59,8 @@ class SiteSocket(AsyncWebsocketConsumer):
         return user if user is not None and user.is_authenticated else None
 
     async def connect(self) -> None:
-        self._send_past_session_wrapper()
+        if channels_socket.USABLE:
+            channels_socket.send_past_session_wrapper(self)
         self._recent: deque[float] = deque()
         user = self.user
         refusal = await socket_limits.acquire(
@@ -102,35 +103,13 @@ class SiteSocket(AsyncWebsocketConsumer):
             except Exception:  # noqa: BLE001 - the other clean-up steps must still run
                 log.exception("socket %s: clean-up step failed", self.scope.get("path"))
 
-    def _send_past_session_wrapper(self) -> None:
-        """Send frames straight to the server.
-
-        Channels' session middleware wraps `send` to save the session, but only on HTTP responses
-        (`save_message_types`); for a socket it just reads the lazy session and the settings on
-        every frame (about 3 % of a Daphne process under load, bench/live_load.py).
-        """
-        wrapper = getattr(self.base_send, "__self__", None)
-        real_send = getattr(wrapper, "real_send", None)
-        if (
-            isinstance(wrapper, InstanceSessionWrapper)
-            and real_send is not None
-            and not any(kind.startswith("websocket.") for kind in wrapper.save_message_types)
-        ):
-            self.base_send = real_send
-
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch, without its `aclose_old_connections()` hop before every message.
-
-        That hop runs on the process's one thread-sensitive worker thread, so each relayed event
-        waited behind other sockets' database work. Our handlers never use the ORM themselves:
-        every database call goes through DatabaseSyncToAsync, which closes stale connections
-        around itself in its own thread — a consumer woken by a group event never meets a stale
-        connection.
-        """
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        """Channels' dispatch, without its connection hop when Channels is the version we read
+        (config/patches/channels_socket.py)."""
+        if channels_socket.USABLE:
+            await channels_socket.dispatch_without_connection_hop(self, message)
+        else:
+            await super().dispatch(message)
 
     async def on_open(self) -> None:
         """Subclasses: join groups, send the first snapshot."""
@@ -145,7 +124,7 @@ class SiteSocket(AsyncWebsocketConsumer):
             self._recent.popleft()
         if len(self._recent) > settings.SOCKET_RATE_LIMIT_MESSAGES:
             await self.send_error("rate_limited", _("Too many messages; the socket is closed."))
-            await self.close(code=CLOSE_POLICY_VIOLATION)
+            await self.close(code=CLOSE_RATE_LIMITED)
             return
         if text_data is None:
             await self.send_error("bad_frame", _("Binary frames are not accepted."))

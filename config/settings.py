@@ -195,8 +195,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 
-# Each WebSocket may send this many messages per window, then it is closed with 1008 (lila-ws's
-# figure for a play socket). Browser tests that click faster than any person raise it.
+# Each WebSocket may send this many messages per window, then it is closed with 4008 (lila-ws's
+# figure for a play socket, where it closes with 1008). Browser tests that click faster than any
+# person raise it.
 SOCKET_RATE_LIMIT_MESSAGES = int(os.environ.get("SOCKET_RATE_LIMIT_MESSAGES", "100"))
 SOCKET_RATE_LIMIT_WINDOW_SECONDS = float(os.environ.get("SOCKET_RATE_LIMIT_WINDOW_SECONDS", "20"))
 # Open sockets per signed-in user and per client address, across all Daphne processes

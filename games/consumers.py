@@ -23,7 +23,12 @@ from config import metrics
 from config.log_format import bind_play
 from config.wire import json_text
 from games import presence, selectors, services
-from games.events import LOBBY_GROUP, deferred_publishing, match_group, publish_async
+from games.events import (
+    LOBBY_GROUP,
+    deferred_publishing,
+    publish_async,
+    publish_match_message,
+)
 from games.hub import hub
 from games.models import Match
 from games.protocol import Command, ProtocolError, parse_command
@@ -186,14 +191,9 @@ class MatchSocket(SiteSocket):
 
     async def _broadcast_presence(self) -> None:
         players, spectators = await presence.presence_of(self.match_id)
-        await self.channel_layer.group_send(
-            match_group(self.match_id),
-            {
-                "type": "match.presence",
-                "match": self.match_id,
-                "presence": players,
-                "spectators": spectators,
-            },
+        await publish_match_message(
+            self.match_id,
+            {"type": "match.presence", "presence": players, "spectators": spectators},
         )
 
     # --- Commands ---------------------------------------------------------------------------------

@@ -7,26 +7,37 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
+import orjson
 import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from config import metrics
+from config.redis_client import client
 from config.wire import json_text
 from games.protocol import game_state, match_section
 
 LOBBY_GROUP = "lobby"
 
 
-def match_group(match_id: int) -> str:
-    return f"match.{match_id}"
+def match_channel(match_id: int) -> str:
+    """The Redis pub/sub channel of a match's events and presence (games/hub.py subscribes)."""
+    return f"{settings.REDIS_PREFIX}:match:{match_id}"
+
+
+def match_of_channel(channel: bytes | str) -> int:
+    text = channel.decode() if isinstance(channel, bytes) else channel
+    return int(text.rsplit(":", 1)[1])
 
 
 @dataclass
@@ -110,45 +121,69 @@ def publish(match_id: int, events: list[dict[str, Any]], *, lobby: bool = False)
     if sink is not None:
         sink.append((match_id, events, lobby))
         return
-    async_to_sync(publish_async)(match_id, events, lobby=lobby)
+    # Outside an event loop (Celery tasks, page views): a plain PUBLISH from this thread.
+    if events:
+        message = _events_message(match_id, events)
+        for delay in _retry_delays():
+            try:
+                _sync_client().publish(match_channel(match_id), message)
+                break
+            except PUBLISH_RETRY_ERRORS:
+                if delay is None:
+                    raise
+                time.sleep(delay)
+    if lobby:
+        async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 # A Redis restart or failover takes a second or two; committed events wait for it rather than
 # being lost (issue 20's Redis drill: the opponents of a step made during the restart waited for
-# the next event to notice the gap).
+# the next event to notice the gap). A repeat is harmless: sockets skip versions they have.
 PUBLISH_RETRY_SECONDS = 30.0
 PUBLISH_RETRY_ERRORS = (redis.ConnectionError, redis.TimeoutError, OSError)
+
+
+def _retry_delays() -> Iterator[float | None]:
+    """Pauses between publish attempts, doubling to 1 s; None once PUBLISH_RETRY_SECONDS are up
+    (the caller then lets the error through)."""
+    give_up_at = time.monotonic() + PUBLISH_RETRY_SECONDS
+    delay = 0.05
+    while time.monotonic() + delay < give_up_at:
+        yield delay
+        metrics.PUBLISH_RETRIES.inc()
+        delay = min(1.0, delay * 2)
+    yield None
 
 
 async def publish_async(
     match_id: int, events: list[dict[str, Any]], *, lobby: bool = False
 ) -> None:
-    """Publish committed events, retrying while Redis is out of reach (up to
-    PUBLISH_RETRY_SECONDS). A repeat is harmless: sockets skip versions they already have."""
-    layer = get_channel_layer()
+    """Send committed events from the event loop, waiting out a Redis restart (see above)."""
     if events:
-        # Serialised once here, not once per receiving socket.
-        wire = [{"version": event["version"], "text": json_text(event)} for event in events]
-        await _group_send_retrying(
-            layer,
-            match_group(match_id),
-            {"type": "match.events", "match": match_id, "events": wire},
-        )
+        message = _events_message(match_id, events)
+        for delay in _retry_delays():
+            try:
+                await client().publish(match_channel(match_id), message)
+                break
+            except PUBLISH_RETRY_ERRORS:
+                if delay is None:
+                    raise
+                await asyncio.sleep(delay)
     if lobby:
-        await _group_send_retrying(layer, LOBBY_GROUP, {"type": "lobby.changed"})
+        await get_channel_layer().group_send(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
-async def _group_send_retrying(layer, group: str, message: dict[str, Any]) -> None:
-    loop = asyncio.get_running_loop()
-    give_up_at = loop.time() + PUBLISH_RETRY_SECONDS
-    delay = 0.05
-    while True:
-        try:
-            await layer.group_send(group, message)
-            return
-        except PUBLISH_RETRY_ERRORS:
-            if loop.time() + delay > give_up_at:
-                raise
-            metrics.PUBLISH_RETRIES.inc()
-            await asyncio.sleep(delay)
-            delay = min(1.0, delay * 2)
+async def publish_match_message(match_id: int, message: dict[str, Any]) -> None:
+    """Any other message for a match's sockets (presence), through the same channel."""
+    await client().publish(match_channel(match_id), orjson.dumps({**message, "match": match_id}))
+
+
+def _events_message(match_id: int, events: list[dict[str, Any]]) -> bytes:
+    # Each event is serialised once here, not once per receiving socket.
+    wire = [{"version": event["version"], "text": json_text(event)} for event in events]
+    return orjson.dumps({"type": "match.events", "match": match_id, "events": wire})
+
+
+@cache
+def _sync_client() -> redis.Redis:
+    return redis.Redis.from_url(settings.REDIS_URL)
