@@ -277,6 +277,13 @@ class MatchSocket(SiteSocket):
             self._held = [message]
             self._resync = asyncio.create_task(self._resynchronise())
 
+    async def match_resync(self, message: dict[str, Any]) -> None:
+        """The hub's Redis subscription was gone for a while (games/hub.py): events may have been
+        missed with no gap to show it, so a fresh snapshot, unless one is on its way already."""
+        if self._held is None and self._resync is None:
+            self._held = []
+            self._resync = asyncio.create_task(self._resynchronise())
+
     async def _resynchronise(self) -> None:
         try:
             await self._send_snapshot()
