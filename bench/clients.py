@@ -355,6 +355,8 @@ class Player:
         except asyncio.CancelledError:
             raise
         except Exception as error:  # noqa: BLE001 - counted; the reader reports the close
+            if self.bouncing or self.closed:
+                return  # this socket was closed on purpose (churn) under the send: no error
             stats.errors[f"bench_send_{type(error).__name__}"] += 1
 
     def final(self) -> dict:

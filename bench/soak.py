@@ -27,14 +27,15 @@ import psutil
 import uvloop
 
 from bench.clients import percentile
-from bench.topology import LiveMatches, Topology
+from bench.topology import LiveMatches, Topology, metric_total
 
 log = logging.getLogger("soak")
 
 
 def memory_of(topology: Topology) -> dict[str, float]:
-    """Resident MiB of each process, a process group's children included (worker pool, nginx
-    workers, PostgreSQL backends)."""
+    """Unique MiB of each process (USS: pages no other process shares, so PostgreSQL's shared
+    buffers, counted again in every backend's RSS, do not pose as growth), a process group's
+    children included (worker pool, nginx workers, PostgreSQL backends)."""
     pids = {name: process.pid for name, process in topology.children.processes.items()}
     for name, server in (("postgres", topology.postgres), ("redis", topology.redis)):
         if server is not None and server.pid is not None:
@@ -43,16 +44,27 @@ def memory_of(topology: Topology) -> dict[str, float]:
     for name, pid in pids.items():
         try:
             process = psutil.Process(pid)
-            total = process.memory_info().rss
+            total = process.memory_full_info().uss
             for child in process.children(recursive=True):
                 try:
-                    total += child.memory_info().rss
+                    total += child.memory_full_info().uss
                 except psutil.Error:
                     pass
             result[name] = total / 2**20
         except psutil.Error:
             pass
     return result
+
+
+def sockets_per_process(topology: Topology) -> dict[str, int]:
+    """Open sockets of each Daphne process, from /metrics: a process's memory follows them."""
+    _, body = topology.get("/metrics")
+    return {
+        f"daphne-{index}": int(
+            metric_total(body.decode(), "nardy_sockets_open", process=f"daphne-{index}")
+        )
+        for index in range(1, topology.daphne_count + 1)
+    }
 
 
 async def churn(live: LiveMatches, per_minute: float, stop_at: float) -> None:
@@ -98,7 +110,8 @@ async def soak(arguments) -> int:
                 print(
                     f"[{label} t={time.monotonic() - started:.0f}s] steps sent={stats.steps_sent} "
                     f"errors={sum(stats.errors.values())} bounces={stats.bounces} "
-                    f"reconnects={stats.reconnects} "
+                    f"reconnects={stats.reconnects} sockets per process: "
+                    f"{await asyncio.to_thread(sockets_per_process, topology)} "
                     + " ".join(f"{k}={v:.0f}MiB" for k, v in sorted(memory[label].items())),
                     flush=True,
                 )
@@ -126,7 +139,7 @@ def summary(arguments, report: dict, memory: dict, elapsed: float) -> str:
         f"{sum(result['connect_failures'].values())} bounces={result['bounces']} "
         f"reconnects={result['reconnects']} resyncs={result['resyncs']} "
         f"stalls={result['stalls']} games finished={result['games_finished']}",
-        "memory MiB (after warm-up / middle / end, growth since warm-up):",
+        "memory, unique MiB (after warm-up / middle / end, growth since warm-up):",
     ]
     for name in sorted(memory["warm"]):
         warm, middle, end = (memory[p].get(name, float("nan")) for p in ("warm", "middle", "end"))
