@@ -60,3 +60,8 @@ prod-check: $(STAMP)
 .PHONY: soak
 soak: $(STAMP)
 	$(PY) -m bench.soak $(SOAK_ARGS)
+
+# Leaderboards and a big profile at scale (bench/leaderboards.py): make bench-boards BENCH_ARGS="--players 100000"
+.PHONY: bench-boards
+bench-boards: $(STAMP)
+	$(PY) -m bench.leaderboards $(BENCH_ARGS)

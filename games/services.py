@@ -508,12 +508,14 @@ def _finish_match(context: MatchContext, *, winner_seat: int, reason: str) -> No
     if context.game is not None:
         context.game.turn_deadline = None
     context.lobby_changed = True
+    detail = {"winner_seat": winner_seat, "reason": reason}
     if match.rated:
-        rating_apply_match(
+        applied = rating_apply_match(
             match=match, winner_id=match.winner_id, loser_id=match.player_id(1 - winner_seat)
         )
         context.ratings.update(ratings_of([match.creator_id, match.opponent_id]))
-    context.record("match_over", {"winner_seat": winner_seat, "reason": reason})
+        detail["rating_changes"] = [applied.get(match.player_id(seat)) for seat in (0, 1)]
+    context.record("match_over", detail)
 
 
 # --- Resigning, leaving, rematch -----------------------------------------------------------------
