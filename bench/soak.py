@@ -27,7 +27,8 @@ import psutil
 import uvloop
 
 from bench.clients import percentile
-from bench.topology import LiveMatches, Topology, metric_total
+from bench.live_matches import LiveMatches, metric_total
+from bench.topology import Topology
 
 log = logging.getLogger("soak")
 

@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from bench.topology import metric_total
+from bench.live_matches import metric_total
 from config import metrics
 from config.log_format import JsonFormatter, PlayContextFilter, bind_play, play_logging
 from tests.config.test_settings import PRODUCTION, manage

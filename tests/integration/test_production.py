@@ -16,7 +16,8 @@ from urllib.parse import urlencode
 import pytest
 
 from bench.clients import percentile
-from bench.topology import SERVER_NAME, LiveMatches, metric_total
+from bench.live_matches import LiveMatches, metric_total
+from bench.topology import SERVER_NAME
 
 pytestmark = pytest.mark.integration
 

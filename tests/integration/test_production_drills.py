@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from bench.topology import LiveMatches, metric_total
+from bench.live_matches import LiveMatches, metric_total
 
 pytestmark = pytest.mark.integration
 
