@@ -4,7 +4,7 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
 from accounts.views import set_language
-from config import views
+from config import metrics_view, views
 
 # The admin's own titles, in the moderator's language (Django's catalogs translate the rest).
 admin.site.site_header = _("Long Nardy administration")
@@ -17,6 +17,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
     path("healthz", views.healthz, name="healthz"),
+    path("metrics", metrics_view.metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", set_language, name="set_language"),

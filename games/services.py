@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config import metrics
 from games import dice as dice_source
 from games import rows
 from games.events import MatchContext
@@ -623,6 +624,7 @@ def game_deadline_enforce(
         remaining = (game.turn_deadline - timezone.now()).total_seconds()
         if remaining > 0:
             return remaining
+        transaction.on_commit(lambda: metrics.deadline_enforced(-remaining, by_sweep=skip_locked))
         match = context.match
         seat = game.seat_of_side(game.turn)
         timeouts = match.add_timeout(seat)
