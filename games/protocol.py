@@ -19,6 +19,7 @@ from games.rules import (
     pip_count,
     remaining_dice,
 )
+from games.rules.clock import read_clock
 
 COMMAND_TYPES = frozenset(
     {"roll", "step", "undo", "resign", "leave", "rematch", "rematch_decline", "snapshot", "ping"}
@@ -155,22 +156,18 @@ def opening_state(game) -> dict[str, Any] | None:
 
 
 def clock_state(match, game, now: datetime) -> dict[str, Any]:
-    """Times in ms measured now by the server; the page counts down and never decides."""
-    reserve = {
-        "w": None,
-        "b": None,
-    }
+    """Times in ms measured now by the server; the page counts down and never decides
+    (the arithmetic is the engine's, games/rules/clock.py)."""
+    reserve: dict[str, int | None] = {"w": None, "b": None}
     if game is not None:
         for side in ("w", "b"):
             reserve[side] = match.reserve_ms(game.seat_of_side(side))
     running = match.status == "active" and game is not None and game.phase != "over"
     turn_ms_left = None
     if match.turn_seconds and game is not None and running:
-        elapsed_ms = (now - game.turn_started_at).total_seconds() * 1000
-        turn_ms_left = max(0, int(match.turn_seconds * 1000 - elapsed_ms))
-        overrun_ms = max(0, int(elapsed_ms - match.turn_seconds * 1000))
-        mover_reserve = reserve[game.turn] or 0
-        reserve = {**reserve, game.turn: max(0, mover_reserve - overrun_ms)}
+        reading = read_clock(match.turn_seconds, reserve[game.turn] or 0, game.turn_started_at, now)
+        turn_ms_left = reading.turn_ms_left
+        reserve[game.turn] = reading.mover_reserve_ms
     return {"turn_ms_left": turn_ms_left, "reserve_ms": reserve, "running": running}
 
 
