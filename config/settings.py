@@ -111,9 +111,10 @@ if _database["ENGINE"] != "django.db.backends.postgresql":
 # ready connections instead of opening one per message. Pooling requires CONN_MAX_AGE = 0.
 _database["CONN_MAX_AGE"] = 0
 _database["OPTIONS"] = {
-    # Statements run five times on a connection are prepared there (planned once). Django's own
-    # cursors bind on the client and never prepare; games/rows.py's hot-path cursors do.
+    # Statements run five times on a connection are prepared there (planned once), for cursors
+    # that bind on the server.
     "prepare_threshold": 5,
+    "server_side_binding": True,
     "pool": {
         "min_size": int(os.environ.get("DATABASE_POOL_MIN", "2")),
         "max_size": int(os.environ.get("DATABASE_POOL_MAX", "20")),

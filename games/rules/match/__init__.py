@@ -27,7 +27,17 @@ from .events import (
     apply_event,
     replay,
 )
-from .operations import abort, begin, cancel, resign, roll, step, timeout, undo
+from .operations import (
+    abort,
+    begin,
+    cancel,
+    require_mover,
+    resign,
+    roll,
+    step,
+    timeout,
+    undo,
+)
 from .state import (
     MAX_AUTOMATIC_ROLLS,
     TIMEOUTS_TO_LOSE,
@@ -69,6 +79,7 @@ __all__ = [
     "begin",
     "cancel",
     "replay",
+    "require_mover",
     "resign",
     "roll",
     "step",

@@ -166,13 +166,19 @@ def _require_status(state: MatchState, status: Status, code: str, message: str) 
         raise MatchRuleError(code, message)
 
 
-def _require_turn(state: MatchState, seat: int, phase: Phase) -> GameState:
+def require_mover(state: MatchState, seat: int) -> GameState:
+    """The game being played, when ``seat`` is to move in it; MatchRuleError otherwise."""
     _require_status(state, "active", "match_not_active", "this match is not being played")
     game = state.game
     if game is None or game.phase == "over":
         raise MatchRuleError("match_not_active", "no game is being played")
     if game.mover_seat != seat:
         raise MatchRuleError("not_your_turn", "it is not your turn")
+    return game
+
+
+def _require_turn(state: MatchState, seat: int, phase: Phase) -> GameState:
+    game = require_mover(state, seat)
     if game.phase != phase:
         if phase == "roll":
             raise MatchRuleError("already_rolled", "the dice are already rolled")
