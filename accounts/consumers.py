@@ -1,85 +1,114 @@
 """The socket base every consumer of the site uses, and the personal `/ws/me/` socket.
 
-`SiteSocket` does what every socket needs and nothing game-specific: JSON parsing with a size cap,
-a per-socket rate limit (settings.SOCKET_RATE_LIMIT_*; lila-ws allows 100 messages per 20 s on a
-play socket, then closes with 1008),
-errors to the sender only, and closing every socket of a user who logs out.
+`SiteSocket` does what every socket needs and nothing game-specific: JSON parsing with a size and
+depth cap, a per-socket rate limit (settings.SOCKET_RATE_LIMIT_*; lila-ws allows 100 messages per
+20 s on a play socket, then closes; we close with 4008), caps on sockets per user and per client
+address, errors to the sender only, and closing every socket of a user who logs out, is
+deactivated or changes their password.
+
+A socket survives any frame: whatever a handler raises becomes an `error` reply (`internal` for
+the unexpected, logged) and the socket lives on. Whatever ends a socket, a clean close, an error
+or a cancelled task, runs `on_close` exactly once (a `finally` around the consumer, not only
+`disconnect`), so nothing is left in the hub or in presence.
 """
 
 from __future__ import annotations
 
-import json
+import logging
 import time
 from collections import deque
 from typing import Any
 
-from channels.consumer import get_handler_name
+import orjson
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from accounts import socket_limits
 from accounts.signals import user_group_name
-from config.wire import json_text
+from config.client_address import client_address
+from config.patches import channels_socket
+from config.wire import json_text, valid_id
+
+log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
-CLOSE_POLICY_VIOLATION = 1008
+# An application close code: Autobahn (Daphne) sends only 1000 and 3000-4999, not RFC 6455's 1008.
+CLOSE_RATE_LIMITED = 4008
 CLOSE_LOGGED_OUT = 4001
+CLOSE_TOO_MANY_SOCKETS = 4029
 
 
 class SiteSocket(AsyncWebsocketConsumer):
     user_group: str | None = None
+    _closed_down: bool = False
+    _limited: bool = False
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._close_down()
+
+    @property
+    def user(self):
+        user = self.scope.get("user")
+        return user if user is not None and user.is_authenticated else None
 
     async def connect(self) -> None:
-        self._send_past_session_wrapper()
+        if channels_socket.USABLE:
+            channels_socket.send_past_session_wrapper(self)
         self._recent: deque[float] = deque()
-        user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
+        user = self.user
+        refusal = await socket_limits.acquire(
+            self.channel_name, user_id=user.pk if user else None, address=client_address(self.scope)
+        )
+        self._limited = refusal is None
+        if refusal is not None:
+            await self.accept()
+            await self.send_error("too_many_sockets", refusal)
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+            return
+        if user is not None:
             self.user_group = user_group_name(user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
         await self.on_open()
 
     async def disconnect(self, code: int) -> None:
+        await self._close_down()
+
+    async def _close_down(self) -> None:
+        """Leave everything this socket joined; runs once, whatever ended the socket."""
+        if self._closed_down:
+            return
+        self._closed_down = True
+        steps = [self.on_close]
         if self.user_group:
-            await self.channel_layer.group_discard(self.user_group, self.channel_name)
-        await self.on_close()
-
-    def _send_past_session_wrapper(self) -> None:
-        """Send frames straight to the server.
-
-        Channels' session middleware wraps `send` to save the session, but only on HTTP responses
-        (`save_message_types`); for a socket it just reads the lazy session and the settings on
-        every frame (about 3 % of a Daphne process under load, bench/live_load.py).
-        """
-        wrapper = getattr(self.base_send, "__self__", None)
-        real_send = getattr(wrapper, "real_send", None)
-        if (
-            isinstance(wrapper, InstanceSessionWrapper)
-            and real_send is not None
-            and not any(kind.startswith("websocket.") for kind in wrapper.save_message_types)
-        ):
-            self.base_send = real_send
+            steps.append(
+                lambda: self.channel_layer.group_discard(self.user_group, self.channel_name)
+            )
+        if self._limited:
+            steps.append(lambda: socket_limits.release(self.channel_name))
+        for step in steps:
+            try:
+                await step()
+            except Exception:  # noqa: BLE001 - the other clean-up steps must still run
+                log.exception("socket %s: clean-up step failed", self.scope.get("path"))
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch, without its `aclose_old_connections()` hop before every message.
-
-        That hop runs on the process's one thread-sensitive worker thread, so each relayed event
-        waited behind other sockets' database work. Our handlers never use the ORM themselves:
-        every database call goes through DatabaseSyncToAsync, which closes stale connections
-        around itself in its own thread — a consumer woken by a group event never meets a stale
-        connection.
-        """
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        """Channels' dispatch, without its connection hop when Channels is the version we read
+        (config/patches/channels_socket.py)."""
+        if channels_socket.USABLE:
+            await channels_socket.dispatch_without_connection_hop(self, message)
+        else:
+            await super().dispatch(message)
 
     async def on_open(self) -> None:
         """Subclasses: join groups, send the first snapshot."""
 
     async def on_close(self) -> None:
-        """Subclasses: leave groups, update presence."""
+        """Subclasses: leave groups, update presence. Runs once, whatever ended the socket."""
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         now = time.monotonic()
@@ -88,23 +117,36 @@ class SiteSocket(AsyncWebsocketConsumer):
             self._recent.popleft()
         if len(self._recent) > settings.SOCKET_RATE_LIMIT_MESSAGES:
             await self.send_error("rate_limited", _("Too many messages; the socket is closed."))
-            await self.close(code=CLOSE_POLICY_VIOLATION)
+            await self.close(code=CLOSE_RATE_LIMITED)
             return
         if text_data is None:
             await self.send_error("bad_frame", _("Binary frames are not accepted."))
             return
-        if len(text_data.encode()) > MAX_MESSAGE_BYTES:
+        if len(text_data.encode(errors="replace")) > MAX_MESSAGE_BYTES:
             await self.send_error("too_large", _("The message is too large."))
             return
         try:
-            message = json.loads(text_data)
+            # orjson refuses NaN and Infinity and caps nesting at 1,024 levels with a ValueError
+            # (the standard parser raised RecursionError on 1,500 levels).
+            message = orjson.loads(text_data)
         except ValueError:
             await self.send_error("bad_json", _("The message is not valid JSON."))
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             await self.send_error("bad_message", _("A message must be an object with a type."))
             return
-        await self.handle(message)
+        try:
+            await self.handle(message)
+        except Exception:  # noqa: BLE001 - one bad frame must not end the socket
+            user = self.user
+            log.exception(
+                "socket %s (user %s): handling a %r message failed",
+                self.scope.get("path"), user.pk if user else None, message["type"][:40],
+            )  # fmt: skip
+            await self.send_error(
+                "internal", _("Something went wrong on our side; nothing was changed by it."),
+                reply_to=message,
+            )  # fmt: skip
 
     async def handle(self, message: dict[str, Any]) -> None:
         await self.send_error("unknown_type", _("Unknown message type."), reply_to=message)
@@ -116,11 +158,12 @@ class SiteSocket(AsyncWebsocketConsumer):
         self, code: str, text: str, *, reply_to: dict[str, Any] | None = None
     ) -> None:
         payload: dict[str, Any] = {"type": "error", "code": code, "message": str(text)}
-        if reply_to is not None and "id" in reply_to:
+        if reply_to is not None and valid_id(reply_to.get("id")):
             payload["id"] = reply_to["id"]
         await self.send_json(payload)
 
     async def session_logout(self, event: dict[str, Any]) -> None:
+        """The user logged out, was deactivated or changed their password (accounts/signals.py)."""
         await self.close(code=CLOSE_LOGGED_OUT)
 
 
@@ -128,14 +171,12 @@ class MeSocket(SiteSocket):
     """`/ws/me/`: who am I, and ping → pong (connectivity checks, the idle-socket test)."""
 
     async def on_open(self) -> None:
-        user = self.scope["user"]
-        await self.send_json(
-            {"type": "hello", "user": user.username if user.is_authenticated else None}
-        )
+        user = self.user
+        await self.send_json({"type": "hello", "user": user.username if user else None})
 
     async def handle(self, message: dict[str, Any]) -> None:
         if message["type"] == "ping":
-            await self.send_json({"type": "pong", "id": message.get("id")})
+            await self.send_json({"type": "pong", "id": echo_id(message)})
         elif message["type"] == "echo_via_layer":
             # A round trip through the Redis channel layer back to this very socket.
             await self.channel_layer.send(self.channel_name, {"type": "layer.echo"})
@@ -144,3 +185,8 @@ class MeSocket(SiteSocket):
 
     async def layer_echo(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "layer_echo"})
+
+
+def echo_id(message: dict[str, Any]) -> str | int | None:
+    value = message.get("id")
+    return value if valid_id(value) else None

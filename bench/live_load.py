@@ -738,6 +738,8 @@ def orchestrate(arguments) -> int:
             environment["DATABASE_POOL_MIN"] = str(min(2, arguments.pool_max))
             environment["DJANGO_SETTINGS_MODULE"] = "config.settings"
             environment["PYTHONUNBUFFERED"] = "1"
+            # Every client socket comes from 127.0.0.1: no per-address cap on this one machine.
+            environment.setdefault("SOCKETS_PER_ADDRESS", "0")
             environment.setdefault("DEBUG", "1")
             environment.setdefault("LOG_LEVEL", "WARNING")
 
@@ -763,7 +765,7 @@ def orchestrate(arguments) -> int:
                 process = children.start(
                     f"daphne-{index}",
                     [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                     "--proxy-headers", "config.asgi:application"],
+                     "config.asgi:application"],
                     environment,
                 )  # fmt: skip
                 watch[f"daphne-{index}"] = process.pid

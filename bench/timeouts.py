@@ -82,23 +82,21 @@ async def listen(
     deadlines: dict[int, float], received: dict[int, list[float]], stop_at: float
 ) -> None:
     """Record when each match's server turn (or match end) is published."""
-    from channels.layers import get_channel_layer
+    from config.redis_client import client
+    from games.events import match_channel
 
-    from games.events import match_group
-
-    layer = get_channel_layer()
-    channel = await layer.new_channel(prefix="bench-timeouts.")
-    for match_id in deadlines:
-        await layer.group_add(match_group(match_id), channel)
+    pubsub = client().pubsub(ignore_subscribe_messages=True)
+    await pubsub.subscribe(*(match_channel(match_id) for match_id in deadlines))
     while time.time() < stop_at and any(not received.get(m) for m in deadlines):
-        try:
-            message = await asyncio.wait_for(layer.receive(channel), 1.0)
-        except TimeoutError:
+        received_message = await pubsub.get_message(timeout=1.0)
+        if received_message is None:
             continue
+        message = json.loads(received_message["data"])
         now = time.time()
         for wire in message.get("events", []):
             if json.loads(wire["text"])["kind"] == "timeout":
                 received.setdefault(message["match"], []).append(now)
+    await pubsub.aclose()
 
 
 def report(title: str, deadlines: dict[int, float], received: dict[int, list[float]]) -> str:

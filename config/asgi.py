@@ -16,24 +16,26 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-# Patches of Daphne, Twisted, Autobahn and channels_redis: 1008 on rate limit, frames sent at once,
-# no per-frame debug-line formatting, publishes not queued behind each other.
-from config import (  # noqa: E402, F401
-    autobahn_logs,
-    channels_redis_publish,
-    daphne_close_codes,
-    twisted_writes,
-)
+from config.client_address import TrustedProxyMiddleware  # noqa: E402
+from config.patches import apply_all  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+# The client address is resolved first (X-Forwarded-For only from TRUSTED_PROXY_COUNT proxies),
+# for pages and sockets alike.
+application = TrustedProxyMiddleware(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )
+
+# Twisted and Autobahn, only where they are the versions the patches were written for: frames sent
+# at once, no per-frame debug-line formatting (config/patches/, README "Patches").
+apply_all()
 
 # Everything imported so far lives as long as the process: freeze it out of the collector's full
 # passes, which otherwise walk the whole of Django on every generation-2 collection; and collect

@@ -1,8 +1,15 @@
-"""Liveness of everything the site needs, each probed for real (used by /healthz)."""
+"""Liveness of everything the site needs, each probed for real (used by /healthz).
+
+The probes run at most once per HEALTHZ_CACHE_SECONDS in a process, whoever asks and however
+often: /healthz is public, and each run costs a database query, Redis round trips and a Celery
+broadcast (issue 10). Nothing a probe does outlives it: the channel layer is probed by a publish,
+which subscribes nothing.
+"""
 
 from __future__ import annotations
 
-import asyncio
+import threading
+import time
 from collections.abc import Callable
 
 import redis
@@ -12,6 +19,8 @@ from django.conf import settings
 from django.db import connection
 
 PROBE_TIMEOUT_SECONDS = 2.0
+CELERY_PING_SECONDS = 0.5
+HEALTH_GROUP = "healthz"
 
 
 def check_database() -> None:
@@ -30,21 +39,15 @@ def check_redis() -> None:
 
 
 def check_channel_layer() -> None:
-    async def round_trip() -> None:
-        layer = get_channel_layer()
-        channel = await layer.new_channel(prefix="healthz.")
-        await layer.send(channel, {"type": "healthz.ping"})
-        message = await asyncio.wait_for(layer.receive(channel), PROBE_TIMEOUT_SECONDS)
-        if message.get("type") != "healthz.ping":
-            raise RuntimeError("channel layer returned another message")
-
-    async_to_sync(round_trip)()
+    # A group message to a group nobody joins: the layer's Redis connection publishes it, and
+    # no channel is subscribed (a round trip through a new channel left one subscribed per call).
+    async_to_sync(get_channel_layer().group_send)(HEALTH_GROUP, {"type": "healthz.ping"})
 
 
 def check_celery() -> None:
     from config.celery import app
 
-    replies = app.control.ping(timeout=PROBE_TIMEOUT_SECONDS / 2)
+    replies = app.control.ping(timeout=CELERY_PING_SECONDS)
     if not replies:
         raise RuntimeError("no Celery worker answered a ping")
 
@@ -55,6 +58,20 @@ CHECKS: dict[str, Callable[[], None]] = {
     "channel_layer": check_channel_layer,
     "celery": check_celery,
 }
+
+
+_cache_lock = threading.Lock()
+_cached: tuple[float, dict[str, str]] | None = None
+
+
+def cached_checks() -> dict[str, str]:
+    """`run_checks()`, run again only once the last result is HEALTHZ_CACHE_SECONDS old; callers
+    meanwhile wait for the one run in progress instead of starting their own."""
+    global _cached
+    with _cache_lock:
+        if _cached is None or time.monotonic() - _cached[0] >= settings.HEALTHZ_CACHE_SECONDS:
+            _cached = (time.monotonic(), run_checks())
+        return _cached[1]
 
 
 def run_checks() -> dict[str, str]:

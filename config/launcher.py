@@ -47,7 +47,7 @@ def server_commands(*, port: int, beat: bool) -> dict[str, list[str]]:
     commands = {
         "daphne": [
             python, "-m", "daphne", "-b", os.environ.get("HOST", "127.0.0.1"), "-p", str(port),
-            "--proxy-headers", "config.asgi:application",
+            "config.asgi:application",
         ],
         "worker": [
             python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
@@ -86,12 +86,19 @@ def stop_processes(
         process.wait()
 
 
+def development_default() -> None:
+    """`make run` and `make manage` are for development unless the environment says otherwise
+    (settings default to production, DEBUG off: issue 10)."""
+    os.environ.setdefault("DEBUG", "1")
+
+
 def command_run(arguments: argparse.Namespace) -> int:
     port = int(os.environ.get("PORT", "8000"))
+    development_default()
     with EmbeddedServices(DATA_DIR):
         if not arguments.no_migrate:
             manage("migrate", "--noinput")
-            if os.environ.get("DEBUG", "1").lower() in {"0", "false", "no", "off"}:
+            if os.environ["DEBUG"].lower() in {"0", "false", "no", "off"}:
                 manage("collectstatic", "--noinput")
         processes: dict[str, subprocess.Popen[bytes]] = {}
         try:
@@ -117,6 +124,7 @@ def command_run(arguments: argparse.Namespace) -> int:
 
 def command_manage(manage_arguments: list[str]) -> int:
     """A manage.py command on `make run`'s servers (shared with it when it is running)."""
+    development_default()
     with EmbeddedServices(DATA_DIR):
         return subprocess.run([sys.executable, "manage.py", *manage_arguments], cwd=ROOT).returncode
 

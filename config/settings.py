@@ -33,7 +33,9 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless set: a deployment that forgets DEBUG=0 must not run with debug pages, the published
+# development key and console email (issue 10). `make run` and `make test` set DEBUG=1.
+DEBUG = env_bool("DEBUG", False)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
@@ -190,10 +192,32 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 
-# Each WebSocket may send this many messages per window, then it is closed with 1008 (lila-ws's
-# figure for a play socket). Browser tests that click faster than any person raise it.
+# Each WebSocket may send this many messages per window, then it is closed with 4008 (lila-ws's
+# figure for a play socket, where it closes with 1008). Browser tests that click faster than any
+# person raise it.
 SOCKET_RATE_LIMIT_MESSAGES = int(os.environ.get("SOCKET_RATE_LIMIT_MESSAGES", "100"))
 SOCKET_RATE_LIMIT_WINDOW_SECONDS = float(os.environ.get("SOCKET_RATE_LIMIT_WINDOW_SECONDS", "20"))
+# Open sockets per signed-in user and per client address, across all Daphne processes
+# (accounts/socket_limits.py); 0 switches a cap off. An address may be a whole school's NAT.
+SOCKETS_PER_USER = int(os.environ.get("SOCKETS_PER_USER", "30"))
+SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
+# Snapshots a match socket may ask for per minute (each is a database read on the threads that
+# also run players' moves); resynchronisations the server starts itself are not counted.
+SNAPSHOT_REQUESTS_PER_MINUTE = int(os.environ.get("SNAPSHOT_REQUESTS_PER_MINUTE", "20"))
+# Private invite links a player may create per hour.
+PRIVATE_CHALLENGES_PER_HOUR = int(os.environ.get("PRIVATE_CHALLENGES_PER_HOUR", "20"))
+
+# --- Client addresses behind reverse proxies (config/client_address.py) -------------------------
+# How many proxies in front of Daphne append to X-Forwarded-For (nginx in deploy/: 1). 0 trusts
+# none: the connection's peer is the client. allauth reads REMOTE_ADDR, which is already resolved.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+ALLAUTH_TRUSTED_PROXY_COUNT = 0
+
+# --- /healthz (config/health.py) ------------------------------------------------------------------
+# Anyone gets the overall status; the details go to staff and to these addresses (a monitor).
+HEALTHZ_ALLOWED_IPS = env_list("HEALTHZ_ALLOWED_IPS", "127.0.0.1,::1")
+# The probes run at most once per this many seconds per site, whoever asks.
+HEALTHZ_CACHE_SECONDS = float(os.environ.get("HEALTHZ_CACHE_SECONDS", "5"))
 
 # --- Accounts (django-allauth) ------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
@@ -215,6 +239,8 @@ ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+# ACCOUNT_ALLOW_SIGNUP=0 closes sign-up (maintenance, an attack); accounts/adapters.py reads it.
+ACCOUNT_ALLOW_SIGNUP = env_bool("ACCOUNT_ALLOW_SIGNUP", True)
 ACCOUNT_RATE_LIMITS_ENABLED = env_bool("ACCOUNT_RATE_LIMITS_ENABLED", True)
 if not ACCOUNT_RATE_LIMITS_ENABLED:
     ACCOUNT_RATE_LIMITS = False

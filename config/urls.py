@@ -1,7 +1,12 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
 from config import views
+
+# The admin's own login form has no rate limit (issue 10: 25 wrong passwords in a row were
+# accepted): send it through allauth's login, whose failed-login and per-address limits apply.
+admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("", views.home, name="home"),

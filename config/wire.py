@@ -14,3 +14,18 @@ import orjson
 
 def json_text(payload: Any) -> str:
     return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+# Command ids are echoed back in replies. A JSON number beyond ±2^53 is not exact in JavaScript,
+# and one beyond 64 bits cannot be written back by orjson at all (issue 10: the ack of a committed
+# command failed to encode and its events were never published), so such ids are refused.
+MAX_ID_LENGTH = 64
+MAX_SAFE_INTEGER = 2**53
+
+
+def valid_id(value: object) -> bool:
+    """A command id the protocol accepts: a string of at most 64 characters or an integer within
+    ±2^53 (docs/protocol.md)."""
+    if isinstance(value, str):
+        return len(value) <= MAX_ID_LENGTH
+    return type(value) is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER

@@ -7,19 +7,31 @@ through `in_database_thread` (which closes stale connections around every call).
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import weakref
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
+from django.conf import settings
 from django.utils.translation import gettext as _
 
-from accounts.consumers import SiteSocket
+from accounts.consumers import SiteSocket, echo_id
 from config.wire import json_text
 from games import presence, selectors, services
-from games.events import LOBBY_GROUP, deferred_publishing, match_group, publish_async
+from games.events import (
+    LOBBY_GROUP,
+    deferred_publishing,
+    publish_async,
+    publish_match_message,
+)
 from games.hub import hub
+from games.models import Match
 from games.protocol import Command, ProtocolError, parse_command
+
+log = logging.getLogger(__name__)
 
 
 def in_database_thread(function):
@@ -35,6 +47,51 @@ def in_database_thread(function):
 
 CLOSE_NOT_FOUND = 4404
 LOBBY_DEBOUNCE_SECONDS = 0.5
+SNAPSHOT_WINDOW_SECONDS = 60.0
+
+
+def _roll(command: Command, **player) -> Match:
+    return services.game_roll(**player, version=command.version)
+
+
+def _step(command: Command, **player) -> Match:
+    return services.game_step_play(**player, version=command.version, step=command.step)
+
+
+def _undo(command: Command, **player) -> Match:
+    return services.game_turn_undo(**player, version=command.version)
+
+
+def _resign(command: Command, **player) -> Match:
+    return services.match_resign(**player, left_table=False)
+
+
+def _leave(command: Command, **player) -> Match:
+    return services.match_resign(**player, left_table=True)
+
+
+def _rematch(command: Command, **player) -> Match:
+    return services.match_rematch_offer(**player)
+
+
+def _rematch_decline(command: Command, **player) -> Match:
+    return services.match_rematch_decline(**player)
+
+
+# The players' commands, each with its service (docs/protocol.md). A type missing here and from
+# SOCKET_COMMANDS is refused by `parse_command` as unknown; tests/games/test_consumers.py checks
+# that the two tables together cover COMMAND_TYPES exactly.
+PLAYER_COMMANDS: dict[str, Callable[..., Match]] = {
+    "roll": _roll,
+    "step": _step,
+    "undo": _undo,
+    "resign": _resign,
+    "leave": _leave,
+    "rematch": _rematch,
+    "rematch_decline": _rematch_decline,
+}
+# Answered by the socket itself, for anyone watching.
+SOCKET_COMMANDS = frozenset({"ping", "snapshot"})
 
 
 class MatchSocket(SiteSocket):
@@ -56,6 +113,7 @@ class MatchSocket(SiteSocket):
     async def on_open(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self._snapshot_lock = asyncio.Lock()
+        self._snapshot_requests: deque[float] = deque()
         # Join first, then read: an event committed in between is held, then dropped by version
         # after the snapshot, so nothing is missed and nothing is applied twice.
         self._held = []
@@ -68,35 +126,31 @@ class MatchSocket(SiteSocket):
 
     async def _open(self) -> None:
         snapshot = await _read_snapshot(self.match_id)
-        if snapshot is None:
+        user = self.user
+        if snapshot is None or (
+            snapshot.private_open and (user is None or user.pk != snapshot.creator_id)
+        ):
+            # A private challenge is seen through its invite page only (like the match page).
             await self.send_error("not_found", _("There is no such match."))
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        user = self.scope.get("user")
-        username = user.username if user is not None and user.is_authenticated else None
-        self.seat = next(
-            (
-                player["seat"]
-                for player in snapshot[1]["match"]["players"]
-                if player["username"] == username
-            ),
-            None,
-        )
+        self.seat = snapshot.seats.get(user.pk) if user is not None else None
         await presence.presence_join(self.match_id, self.channel_name, self.seat)
-        await self._send_snapshot(snapshot)
         self.opened = True
+        await self._send_snapshot(snapshot)
         await self._broadcast_presence()
 
     async def on_close(self) -> None:
         if not self.opened:
             return
+        self.opened = False
         if self._resync is not None:
             self._resync.cancel()
         await hub().leave(self.match_id, self)
         await presence.presence_leave(self.match_id, self.channel_name)
         await self._broadcast_presence()
 
-    async def _send_snapshot(self, snapshot=None) -> None:
+    async def _send_snapshot(self, snapshot: selectors.Snapshot | None = None) -> None:
         """Send a snapshot (read now unless given), then the events that arrived meanwhile."""
         async with self._snapshot_lock:
             if self._held is None:
@@ -105,7 +159,7 @@ class MatchSocket(SiteSocket):
                 while True:
                     if snapshot is None:
                         snapshot = await _read_snapshot(self.match_id)
-                    await self._send_snapshot_of(*snapshot)
+                    await self._send_snapshot_of(snapshot.version, snapshot.state)
                     snapshot = None
                     while self._held and await self._send_events(self._held[0]):
                         self._held.pop(0)
@@ -120,31 +174,22 @@ class MatchSocket(SiteSocket):
         side = None
         if self.seat is not None:
             side = next(p["side"] for p in state["match"]["players"] if p["seat"] == self.seat)
-        user = self.scope.get("user")
+        user = self.user
         self.version = version
         await self.send_json(
             {
                 "type": "snapshot",
                 "version": version,
-                "you": {
-                    "user": user.username if user is not None and user.is_authenticated else None,
-                    "seat": self.seat,
-                    "side": side,
-                },
+                "you": {"user": user.username if user else None, "seat": self.seat, "side": side},
                 "state": state,
             }
         )
 
     async def _broadcast_presence(self) -> None:
         players, spectators = await presence.presence_of(self.match_id)
-        await self.channel_layer.group_send(
-            match_group(self.match_id),
-            {
-                "type": "match.presence",
-                "match": self.match_id,
-                "presence": players,
-                "spectators": spectators,
-            },
+        await publish_match_message(
+            self.match_id,
+            {"type": "match.presence", "presence": players, "spectators": spectators},
         )
 
     # --- Commands ---------------------------------------------------------------------------------
@@ -159,45 +204,62 @@ class MatchSocket(SiteSocket):
             return
         if command.type == "ping":
             await self.send_json({"type": "pong", "id": command.id})
+        elif command.type == "snapshot":
+            await self._requested_snapshot(message)
+        else:
+            await self._player_command(command, message)
+
+    async def _requested_snapshot(self, message: dict[str, Any]) -> None:
+        """A snapshot the client asked for: each is a database read on the threads that also run
+        players' moves, so a socket gets SNAPSHOT_REQUESTS_PER_MINUTE of them."""
+        now = time.monotonic()
+        requests = self._snapshot_requests
+        while requests and now - requests[0] > SNAPSHOT_WINDOW_SECONDS:
+            requests.popleft()
+        if len(requests) >= settings.SNAPSHOT_REQUESTS_PER_MINUTE:
+            await self.send_error(
+                "rate_limited", _("Too many snapshot requests; wait a moment."), reply_to=message
+            )
             return
-        if command.type == "snapshot":
-            await self._send_snapshot()
-            return
-        user = self.scope.get("user")
-        if self.seat is None or user is None or not user.is_authenticated:
+        requests.append(now)
+        await self._send_snapshot()
+
+    async def _player_command(self, command: Command, message: dict[str, Any]) -> None:
+        user = self.user
+        if self.seat is None or user is None:
             await self.send_error(
                 "not_a_player", _("Only the two players can do that; you are watching."),
                 reply_to=message,
             )  # fmt: skip
             return
+        match, published, failure = await _run_command(self, command, user)
         try:
-            match, published = await _run_command(self, command, user)
-        except services.CommandError as error:
-            await self.send_error(error.code, error.message, reply_to=message)
-            return
-        # The ack first: the sender's own event then follows it, through the hub.
-        await self.send_json({"type": "ack", "id": command.id, "version": match.version})
-        for match_id, events, lobby in published:
-            await publish_async(match_id, events, lobby=lobby)
+            if isinstance(failure, services.CommandError):
+                await self.send_error(failure.code, failure.message, reply_to=message)
+            elif failure is not None:
+                raise failure  # SiteSocket answers `internal` and logs it
+            else:
+                # The ack first: the sender's own event then follows it, through the hub.
+                await self.send_json({"type": "ack", "id": command.id, "version": match.version})
+        finally:
+            # Whatever happened to the ack (the sender gone, a frame that failed), what the
+            # command committed reaches the opponent and the spectators (issue 10).
+            for match_id, events, lobby in published:
+                try:
+                    await publish_async(match_id, events, lobby=lobby)
+                except Exception:  # noqa: BLE001 - others resynchronise at the next version
+                    log.exception("match %s: publishing committed events failed", match_id)
 
     def run_collecting(self, command: Command, user):
+        """Run a player's command in this (worker) thread; return the match, what it committed
+        for publishing, and the error it raised, if any: the published events are kept even
+        when something fails after the commit."""
         with deferred_publishing() as published:
-            match = self._run(command, user)
-        return match, published
-
-    def _run(self, command: Command, user):
-        arguments = {"user": user, "match_id": self.match_id}
-        if command.type == "roll":
-            return services.game_roll(**arguments, version=command.version)
-        if command.type == "step":
-            return services.game_step_play(**arguments, version=command.version, step=command.step)
-        if command.type == "undo":
-            return services.game_turn_undo(**arguments, version=command.version)
-        if command.type in ("resign", "leave"):
-            return services.match_resign(**arguments, left_table=command.type == "leave")
-        if command.type == "rematch":
-            return services.match_rematch_offer(**arguments)
-        return services.match_rematch_decline(**arguments)
+            try:
+                match = PLAYER_COMMANDS[command.type](command, user=user, match_id=self.match_id)
+            except Exception as error:  # noqa: BLE001 - handed to the event loop, see above
+                return None, published, error
+        return match, published, None
 
     # --- Group events (from the hub) ----------------------------------------------------------
 
@@ -297,6 +359,6 @@ class LobbySocket(SiteSocket):
 
     async def handle(self, message: dict[str, Any]) -> None:
         if message["type"] == "ping":
-            await self.send_json({"type": "pong", "id": message.get("id")})
+            await self.send_json({"type": "pong", "id": echo_id(message)})
         else:
             await super().handle(message)

@@ -1,6 +1,6 @@
 """Versioned match events, published to the channel layer after commit (Zulip's
-send_event_on_commit). Services record events while they hold the match lock
-(games/services/context.py); nothing leaves the process unless the transaction commits.
+send_event_on_commit). Services record events while they hold the match lock; nothing leaves the
+process unless the transaction commits.
 """
 
 from __future__ import annotations
@@ -8,18 +8,29 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
+import orjson
+import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 
+from config.redis_client import client
 from config.wire import json_text
 
 LOBBY_GROUP = "lobby"
 
 
-def match_group(match_id: int) -> str:
-    return f"match.{match_id}"
+def match_channel(match_id: int) -> str:
+    """The Redis pub/sub channel of a match's events and presence (games/hub.py subscribes)."""
+    return f"{settings.REDIS_PREFIX}:match:{match_id}"
+
+
+def match_of_channel(channel: bytes | str) -> int:
+    text = channel.decode() if isinstance(channel, bytes) else channel
+    return int(text.rsplit(":", 1)[1])
 
 
 # A consumer's worker thread collects what its service call publishes and sends it from the event
@@ -45,18 +56,33 @@ def publish(match_id: int, events: list[dict[str, Any]], *, lobby: bool = False)
     if sink is not None:
         sink.append((match_id, events, lobby))
         return
-    async_to_sync(publish_async)(match_id, events, lobby=lobby)
+    # Outside an event loop (Celery tasks, page views): a plain PUBLISH from this thread.
+    if events:
+        _sync_client().publish(match_channel(match_id), _events_message(match_id, events))
+    if lobby:
+        async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 async def publish_async(
     match_id: int, events: list[dict[str, Any]], *, lobby: bool = False
 ) -> None:
-    layer = get_channel_layer()
     if events:
-        # Serialised once here, not once per receiving socket.
-        wire = [{"version": event["version"], "text": json_text(event)} for event in events]
-        await layer.group_send(
-            match_group(match_id), {"type": "match.events", "match": match_id, "events": wire}
-        )
+        await client().publish(match_channel(match_id), _events_message(match_id, events))
     if lobby:
-        await layer.group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+        await get_channel_layer().group_send(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+async def publish_match_message(match_id: int, message: dict[str, Any]) -> None:
+    """Any other message for a match's sockets (presence), through the same channel."""
+    await client().publish(match_channel(match_id), orjson.dumps({**message, "match": match_id}))
+
+
+def _events_message(match_id: int, events: list[dict[str, Any]]) -> bytes:
+    # Each event is serialised once here, not once per receiving socket.
+    wire = [{"version": event["version"], "text": json_text(event)} for event in events]
+    return orjson.dumps({"type": "match.events", "match": match_id, "events": wire})
+
+
+@cache
+def _sync_client() -> redis.Redis:
+    return redis.Redis.from_url(settings.REDIS_URL)

@@ -1,10 +1,15 @@
-"""Process-local fan-out of match events: one channel-layer subscription per process and match.
+"""Process-local fan-out of match messages: one Redis subscription per process and match.
 
-Before, every match socket joined the match's group with a channel of its own. A published event
-was then unpacked once per socket, and it woke one consumer task per socket through Channels'
-per-channel queue and `await_many_dispatch`. Here one hub per event loop joins each match's group
-with a single channel, unpacks each group message once and hands it to this process's sockets of
-that match in one pass, in arrival order (bench/live_load.py, issue 4).
+A match's events and presence updates are published once on a Redis pub/sub channel of its own
+(`match_channel`, games/events.py). Each event loop's hub subscribes to the matches its sockets
+watch, on one pub/sub connection, decodes each message once and hands it to this process's sockets
+of that match in one pass, in arrival order (bench/live_load.py, issue 4: one subscription and one
+decode per socket made a Daphne process saturate long before this).
+
+The hub talks to Redis with its own `redis.asyncio` client (issue 11): it used to ride on
+channels_redis' pub/sub layer, whose publishes queued behind one another under the layer's
+subscription lock, which we patched away in private methods. Publishing is now a plain PUBLISH on
+a pooled connection, and nothing of channels_redis' internals is touched.
 
 The hub also refreshes the presence of all its sockets in one Redis pipeline per period, instead of
 one timer task and two commands per socket.
@@ -22,10 +27,11 @@ import logging
 import weakref
 from typing import Any, Protocol
 
-from channels.layers import get_channel_layer
+import orjson
 
+from config.redis_client import client
 from games import presence
-from games.events import match_group
+from games.events import match_channel, match_of_channel
 
 log = logging.getLogger(__name__)
 
@@ -38,28 +44,31 @@ class HubSocket(Protocol):
 
 
 class MatchHub:
-    """The match sockets of one event loop, by match, and the one channel that feeds them."""
+    """The match sockets of one event loop, by match, and the one subscription that feeds them."""
 
     def __init__(self) -> None:
-        self.layer = get_channel_layer()
         self.sockets: dict[int, set[HubSocket]] = {}
-        self.channel: str | None = None
+        self.pubsub = None
         self.tasks: list[asyncio.Task] = []
-        # Joins, leaves and presence refreshes one at a time: a group is never discarded while a
-        # socket joins it, and a refresh never writes the presence of a socket that has left.
+        # Joins, leaves and presence refreshes one at a time: a channel is never unsubscribed
+        # while a socket joins it, and a refresh never writes the presence of a socket that left.
         self.lock = asyncio.Lock()
 
     async def join(self, match_id: int, socket: HubSocket) -> None:
-        """Deliver the match's group messages to `socket` from now on (subscribed on return)."""
+        """Deliver the match's messages to `socket` from now on (the SUBSCRIBE is sent on return;
+        an event published before Redis takes it is in the snapshot the socket reads next)."""
         async with self.lock:
-            if self.channel is None:
-                self.channel = await self.layer.new_channel("hub.")
+            if match_id not in self.sockets:
+                if self.pubsub is None:
+                    self.pubsub = client().pubsub(ignore_subscribe_messages=True)
+                await self.pubsub.subscribe(match_channel(match_id))
+                self.sockets[match_id] = set()
+            self.sockets[match_id].add(socket)
+            if not self.tasks:
                 self.tasks = [
-                    asyncio.create_task(self._relay(self.channel)),
+                    asyncio.create_task(self._relay(self.pubsub)),
                     asyncio.create_task(self._refresh_presence()),
                 ]
-            self.sockets.setdefault(match_id, set()).add(socket)
-            await self.layer.group_add(match_group(match_id), self.channel)
 
     async def leave(self, match_id: int, socket: HubSocket) -> None:
         """Stop delivering to `socket`; the last socket of a match unsubscribes it. Idempotent."""
@@ -71,22 +80,38 @@ class MatchHub:
             if sockets:
                 return
             del self.sockets[match_id]
-            await self.layer.group_discard(match_group(match_id), self.channel)
-            if not self.sockets:
-                # Nothing left to feed: the layer unsubscribes the channel when its reader stops.
-                for task in self.tasks:
-                    task.cancel()
-                self.channel, self.tasks = None, []
+            if self.sockets:
+                await self.pubsub.unsubscribe(match_channel(match_id))
+                return
+            # Nothing left to feed: stop relaying and give the connection back.
+            for task in self.tasks:
+                task.cancel()
+            pubsub, self.pubsub, self.tasks = self.pubsub, None, []
+            await pubsub.aclose()
 
-    async def _relay(self, channel: str) -> None:
-        while True:
-            message = await self.layer.receive(channel)
-            for socket in tuple(self.sockets.get(message.get("match"), ())):
+    async def _relay(self, pubsub) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
                 try:
-                    await socket.dispatch(message)
-                except Exception:  # one broken socket must not starve the others
-                    log.exception("match %s: relaying %s failed", message.get("match"),
-                                  message.get("type"))  # fmt: skip
+                    async for received in pubsub.listen():
+                        await self._deliver(received)
+                    await asyncio.sleep(0.05)  # subscribed to nothing for a moment
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # Redis away: the sockets resynchronise by version later
+                    log.exception("match hub: reading from Redis failed")
+                    await asyncio.sleep(1)
+
+    async def _deliver(self, received: dict[str, Any]) -> None:
+        if received.get("type") != "message":
+            return
+        message = orjson.loads(received["data"])
+        match_id = match_of_channel(received["channel"])
+        for socket in tuple(self.sockets.get(match_id, ())):
+            try:
+                await socket.dispatch(message)
+            except Exception:  # one broken socket must not starve the others
+                log.exception("match %s: relaying %s failed", match_id, message.get("type"))
 
     async def refresh_presence(self) -> None:
         """Mark every socket of this hub as present now (games/presence.py)."""
@@ -107,8 +132,8 @@ class MatchHub:
                     log.exception("presence refresh failed")
 
 
-# One hub per event loop: the channel layer's connections belong to the loop that opened them
-# (Daphne has one loop; tests get a new loop per test).
+# One hub per event loop: a Redis connection belongs to the loop that opened it (Daphne has one
+# loop; tests get a new loop per test).
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, MatchHub] = weakref.WeakKeyDictionary()
 
 

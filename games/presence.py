@@ -7,31 +7,17 @@ older than STALE_SECONDS (a crashed process) are ignored and cleaned up.
 
 from __future__ import annotations
 
-import asyncio
 import time
-import weakref
 from collections.abc import Iterable
 
-import redis.asyncio as redis_async
 from django.conf import settings
+
+from config.redis_client import client
 
 REFRESH_SECONDS = 30
 STALE_SECONDS = 75
 KEEP_SECONDS = 24 * 3600  # a match's hash outlives a crashed process's last refresh
 SPECTATOR = "s"
-
-# One client per event loop: an asyncio connection belongs to the loop that opened it (Daphne
-# has one loop; tests get a new loop per test). channels-redis keeps its pools the same way.
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis_async.Redis] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def client() -> redis_async.Redis:
-    loop = asyncio.get_running_loop()
-    if loop not in _clients:
-        _clients[loop] = redis_async.Redis.from_url(settings.REDIS_URL, max_connections=200)
-    return _clients[loop]
 
 
 def _key(match_id: int) -> str:

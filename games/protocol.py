@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, TypedDict
 
+from config.wire import valid_id
 from games.rules import (
     Step,
     TurnState,
@@ -27,7 +28,6 @@ COMMAND_TYPES = frozenset(
     {"roll", "step", "undo", "resign", "leave", "rematch", "rematch_decline", "snapshot", "ping"}
 )
 VERSIONED_COMMANDS = frozenset({"roll", "step", "undo"})
-MAX_ID_LENGTH = 64
 
 WireStep = list[int]
 
@@ -52,11 +52,10 @@ def parse_command(message: dict[str, Any]) -> Command:
     if kind not in COMMAND_TYPES:
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
     command_id = message.get("id")
-    if command_id is not None and not (
-        (isinstance(command_id, str) and len(command_id) <= MAX_ID_LENGTH)
-        or (type(command_id) is int)
-    ):
-        raise ProtocolError("bad_field", "id must be a string of at most 64 characters or an int")
+    if command_id is not None and not valid_id(command_id):
+        raise ProtocolError(
+            "bad_field", "id must be a string of at most 64 characters or an integer within ±2^53"
+        )
     version = message.get("version")
     if kind in VERSIONED_COMMANDS and (type(version) is not int or version < 0):
         raise ProtocolError("bad_field", "version must be a non-negative integer")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -32,23 +34,50 @@ def game_moves(game: Game | None) -> list[MoveState]:
     ]
 
 
-def match_snapshot(match_id: int) -> tuple[int, dict[str, Any]] | None:
-    """(version, state) of a match as it is committed now, or None when it does not exist."""
-    match = Match.objects.select_related("creator", "opponent").filter(pk=match_id).first()
-    if match is None:
-        return None
-    game = current_game(match)
-    moves = game_moves(game)
-    users = [user for user in (match.creator, match.opponent) if user is not None]
+@dataclass(frozen=True)
+class Snapshot:
+    """A match as committed at one instant: its version and wire state, and who sits where."""
+
+    version: int
+    state: dict[str, Any]
+    seats: dict[int, int]  # user id -> seat (from the match row, never from names)
+    creator_id: int
+    private_open: bool  # an open private challenge: only its creator may watch it
+
+
+def match_snapshot(match_id: int) -> Snapshot | None:
+    """A match as it is committed now, or None when it does not exist.
+
+    The three reads (match, current game, move log) run in one REPEATABLE READ transaction, so
+    they see one instant: read one by one, a command committed between them gave a snapshot
+    labelled v holding the game of v+k, and the client appended the same turn twice (issue 10).
+    """
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        match = Match.objects.select_related("creator", "opponent").filter(pk=match_id).first()
+        if match is None:
+            return None
+        game = current_game(match)
+        moves = game_moves(game)
+        users = [user for user in (match.creator, match.opponent) if user is not None]
+        rating_values = ratings_of([user.pk for user in users])
     state = match_state(
         match,
         game,
         moves,
         usernames={user.pk: user.username for user in users},
-        ratings=ratings_of([user.pk for user in users]),
+        ratings=rating_values,
         now=timezone.now(),
     )
-    return match.version, state
+    seats = {user_id: seat for seat in (0, 1) if (user_id := match.player_id(seat)) is not None}
+    return Snapshot(
+        version=match.version,
+        state=state,
+        seats=seats,
+        creator_id=match.creator_id,
+        private_open=match.private and match.status == MatchStatus.OPEN,
+    )
 
 
 def open_challenges() -> QuerySet[Match]:

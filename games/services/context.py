@@ -74,6 +74,7 @@ class Locked:
     usernames: dict[int, str] = field(default_factory=dict)
     ratings: dict[int, int] = field(default_factory=dict)
     auto_roll: set[int] = field(default_factory=set)  # user ids
+    inactive: set[int] = field(default_factory=set)  # players whose account is deactivated
     events: list[dict[str, Any]] = field(default_factory=list)
     lobby_changed: bool = False
     turns: list[Turn] = field(default_factory=list)  # new move-log rows
@@ -92,8 +93,12 @@ class Locked:
 
     # --- Players ---------------------------------------------------------------------------------
 
-    def note_player(self, user_id: int, username: str, auto_roll: bool, rating: int | None) -> None:
+    def note_player(
+        self, user_id: int, username: str, auto_roll: bool, rating: int | None, is_active: bool
+    ) -> None:
         self.usernames[user_id] = username
+        if not is_active:
+            self.inactive.add(user_id)
         self.ratings[user_id] = INITIAL_RATING if rating is None else rating
         if auto_roll:
             self.auto_roll.add(user_id)
@@ -105,6 +110,10 @@ class Locked:
             raise CommandError(
                 "not_a_player", _("Only the two players can do that; you are watching.")
             )
+        if user.pk in self.inactive:
+            # The socket of a deactivated user is closed (accounts/signals.py); this refuses what
+            # it sent before the close arrived, read from the row locked with the match.
+            raise CommandError("account_inactive", _("This account is deactivated."))
         return seat
 
     def auto_roll_seats(self) -> frozenset[int]:
@@ -233,6 +242,8 @@ def locked(match_id: int) -> Locked:
     match, game, players = loaded
     context = Locked(match=match, game=game, now=timezone.now())
     for player in players:
-        context.note_player(player.id, player.username, player.auto_roll, player.rating)
+        context.note_player(
+            player.id, player.username, player.auto_roll, player.rating, player.is_active
+        )
     context.match_sent = context.match_section()
     return context

@@ -7,10 +7,13 @@ rules of what happens are the engine's (games/rules/match), a refused command ra
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import EndReason, Match, MatchStatus, rule_columns
@@ -69,11 +72,29 @@ def match_create(
         raise CommandError("bad_field", "; ".join(error.messages)) from None
     try:
         with transaction.atomic():
+            if private:
+                _limit_private_challenges(creator)
             match.save()
     except IntegrityError:  # a concurrent create won the race for the one open challenge
         raise CommandError("already_open", already_open) from None
     transaction.on_commit(_lobby_changed)
     return match
+
+
+def _limit_private_challenges(creator) -> None:
+    """At most PRIVATE_CHALLENGES_PER_HOUR invite links per player and hour (issue 10). Locks the
+    creator's row, so two tabs creating at once are counted one after the other."""
+    from accounts.models import User
+
+    User.objects.select_for_update().filter(pk=creator.pk).first()
+    since = timezone.now() - timedelta(hours=1)
+    made = Match.objects.filter(creator=creator, private=True, created_at__gte=since).count()
+    if made >= settings.PRIVATE_CHALLENGES_PER_HOUR:
+        raise CommandError(
+            "too_many_invites",
+            _("You have made %(count)s invite links in the last hour; try again later.")
+            % {"count": made},
+        )
 
 
 def _lobby_changed() -> None:
@@ -111,7 +132,9 @@ def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
             raise CommandError("not_a_player", _("This account is not active."))
         match.opponent = user
         # The accepting player's own instance is left as it came (no rating cached on it).
-        context.note_player(user.pk, user.username, user.auto_roll, ratings_of([user.pk])[user.pk])
+        context.note_player(
+            user.pk, user.username, user.auto_roll, ratings_of([user.pk])[user.pk], True
+        )
         _begin(context)
         context.save()
     return match

@@ -122,7 +122,7 @@ export class MatchApp {
     this.connected = false;
     this.ws = null;
     this.clearPending(true);
-    const finals = { 4001: "logged_out", 4404: "no_match", 1008: "too_many" };
+    const finals = { 4001: "logged_out", 4404: "no_match", 4008: "too_many", 4029: "too_many" };
     if (finals[ev.code]) {
       this.closedFor = finals[ev.code];
       this.setStatus(this.t(finals[ev.code]), "bad");

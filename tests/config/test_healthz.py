@@ -1,6 +1,15 @@
 import json
 
 import pytest
+import redis
+
+from config import health
+from tests.factories import make_user
+
+
+@pytest.fixture(autouse=True)
+def _fresh_health_cache(monkeypatch):
+    monkeypatch.setattr(health, "_cached", None)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -56,3 +65,42 @@ def test_healthz_503_names_the_missing_worker(test_database_name):
     assert body["failing"] == ["celery"]
     assert body["checks"]["database"] == "ok"
     assert body["checks"]["channel_layer"] == "ok"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_healthz_details_only_for_staff_and_allowed_addresses(client, settings):
+    settings.HEALTHZ_ALLOWED_IPS = ["192.0.2.1"]
+    body = json.loads(client.get("/healthz").content)  # the test client is 127.0.0.1
+    assert set(body) == {"status"} and body["status"] in ("ok", "failing")
+    body = json.loads(client.get("/healthz", REMOTE_ADDR="192.0.2.1").content)
+    assert set(body) == {"status", "failing", "checks"}
+    client.force_login(make_user("staffer", is_staff=True))
+    assert "checks" in json.loads(client.get("/healthz").content)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_healthz_subscribes_nothing_and_probes_once_per_period(client, settings, monkeypatch):
+    """Before: every anonymous call subscribed a channel-layer channel that stayed subscribed,
+    and waited a full second for a Celery ping."""
+    runs = []
+    original = health.run_checks
+
+    def counted():
+        runs.append(1)
+        return original()
+
+    settings.HEALTHZ_CACHE_SECONDS = 60
+    monkeypatch.setattr(health, "run_checks", counted)
+    server = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        before = len(server.pubsub_channels(f"{settings.REDIS_PREFIX}*"))
+        for _ in range(20):
+            client.get("/healthz")
+        assert len(runs) == 1
+        settings.HEALTHZ_CACHE_SECONDS = 0
+        for _ in range(3):
+            client.get("/healthz")
+        assert len(runs) == 4
+        assert len(server.pubsub_channels(f"{settings.REDIS_PREFIX}*")) == before
+    finally:
+        server.close()

@@ -59,3 +59,28 @@ def test_test_dice_seam_cannot_be_switched_on_in_production():
     result = manage("check", NARDY_TEST_DICE="1", **PRODUCTION)
     assert result.returncode != 0
     assert "NARDY_TEST_DICE cannot be switched on in production" in result.stderr
+
+
+def test_debug_is_off_unless_set():
+    """Issue 10: a deployment that forgot DEBUG=0 ran with debug pages and the published key.
+    Unset, DEBUG is off, so without SECRET_KEY the site refuses to start."""
+    env = {name: value for name, value in os.environ.items() if name not in ("DEBUG", "SECRET_KEY")}
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings;"
+         " print(settings.DEBUG)"],
+        cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+    result = manage("shell", "-c", "from django.conf import settings; print(settings.DEBUG)",
+                    **{**PRODUCTION, "DEBUG": ""})  # fmt: skip
+    assert result.stdout.splitlines()[-1] == "False", result.stdout + result.stderr
+
+
+def test_the_sign_up_switch_is_read_from_the_environment():
+    """Issue 10: ACCOUNT_ALLOW_SIGNUP=0 was documented but never read."""
+    show = "from django.conf import settings; print(settings.ACCOUNT_ALLOW_SIGNUP)"
+    for value, expected in (("0", "False"), ("1", "True"), ("", "True")):
+        result = manage("shell", "-c", show, DEBUG="1", ACCOUNT_ALLOW_SIGNUP=value)
+        assert result.stdout.splitlines()[-1] == expected, result.stdout + result.stderr

@@ -27,7 +27,7 @@ def seam_site(test_database_name, settings):
     settings.DEBUG = True
     settings.NARDY_TEST_DICE = True
     # The test clicks far faster than a person: lila-ws's 100 messages per 20 s would (rightly)
-    # close its sockets with 1008 part-way through (tests/integration proves that limit).
+    # close its sockets with 4008 part-way through (tests/integration proves that limit).
     running = start_site(test_database_name, NARDY_TEST_DICE="1", SOCKET_RATE_LIMIT_MESSAGES="5000")
     yield running
     push_test_dice()

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 
 from games import presence, services
-from games.events import deferred_publishing, match_group, publish_async
+from games.events import deferred_publishing, match_channel, publish_async
 from games.hub import hub
 from games.rules import Step
 from tests.games.test_consumers import connect, next_of_type, next_skipping_acks
@@ -16,9 +15,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def subscribers(match_id: int) -> int:
-    """How many Redis subscriptions the match's group channel has (all processes)."""
-    channel = get_channel_layer()._get_layer()._get_group_channel_name(match_group(match_id))
-    [(_, count)] = await presence.client().pubsub_numsub(channel)
+    """How many Redis subscriptions the match's channel has (all processes)."""
+    [(_, count)] = await presence.client().pubsub_numsub(match_channel(match_id))
     return count
 
 

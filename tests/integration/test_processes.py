@@ -105,7 +105,7 @@ def test_malformed_frames_get_errors_and_the_socket_lives_on(site):
     ]
 
 
-def test_rate_limit_closes_with_1008(site):
+def test_rate_limit_closes_with_4008(site):
     async def scenario() -> int:
         async with connect(f"ws://127.0.0.1:{site.port}/ws/me/", origin=site.url) as socket:
             await receive_json(socket)
@@ -117,7 +117,7 @@ def test_rate_limit_closes_with_1008(site):
             except ConnectionClosed as closed:
                 return closed.rcvd.code
 
-    assert asyncio.run(scenario()) == 1008
+    assert asyncio.run(scenario()) == 4008
 
 
 def test_logging_out_closes_that_users_sockets(site, client):

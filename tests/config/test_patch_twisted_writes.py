@@ -1,6 +1,6 @@
-"""config/twisted_writes.py: frames sent at once must still arrive whole and in order, also when
-only part of a write is sent at once (Twisted sends at most 128 KiB per call; the rest goes
-through its buffer, and later writes queue behind it)."""
+"""config/patches/twisted_writes.py: frames sent at once must still arrive whole and in order,
+also when only part of a write is sent at once (Twisted sends at most 128 KiB per call; the rest
+goes through its buffer, and later writes queue behind it)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ SERVER = textwrap.dedent(
     from twisted.internet import asyncioreactor
     asyncioreactor.install(asyncio.new_event_loop())
     from twisted.internet import protocol, reactor
-    import config.twisted_writes  # noqa: F401
+    from config.patches import twisted_writes
+    twisted_writes.apply()
 
     class Writer(protocol.Protocol):
         def connectionMade(self):

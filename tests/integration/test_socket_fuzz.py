@@ -1,0 +1,159 @@
+"""Thousands of generated hostile frames through a real Daphne (issue 10).
+
+From a player (the one to move) and from a spectator: JSON of any shape and depth, huge and
+non-finite numbers, long and odd Unicode strings, wrong types in every field of every command,
+binary frames. After each frame the socket must still answer a ping; the match's version and board
+must be unchanged unless the frame was a valid command (then the sender got an ack); at the end
+the spectator count is right (no ghost sockets). Seeded: a failure names the seed and the frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import pytest
+from asgiref.sync import sync_to_async
+from websockets.asyncio.client import connect
+
+from games import services
+from games.models import Game, Match
+from games.protocol import COMMAND_TYPES
+from tests.conftest import start_site, stop_process
+from tests.factories import make_user
+from tests.integration.test_processes import session_cookie_for
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+SEED = 20261201
+PLAYER_FRAMES = 2000
+SPECTATOR_FRAMES = 1000
+ODD_STRINGS = ["", "\u0000", "\u202e\u0644\u0627", "🎲" * 40, "ш" * 70, "x" * 65, "\ufeff",
+               "<script>", "' OR 1=1 --", "\\ud800"]  # fmt: skip
+ODD_NUMBERS = ["1e400", "-1e400", "NaN", "Infinity", "-Infinity", str(2**64), str(-(2**70)),
+               "1e308", "-0", "0.5", str(2**53), str(2**53 + 1), "1234567890" * 3]  # fmt: skip
+
+
+def any_value(rng: random.Random, depth: int = 0):
+    kind = rng.randrange(8 if depth < 4 else 5)
+    if kind == 0:
+        return rng.choice([None, True, False])
+    if kind == 1:
+        return rng.choice([0, 1, -1, 24, 25, 7, 2**31, -(2**63), 2**53])
+    if kind == 2:
+        return rng.uniform(-1e6, 1e6)
+    if kind == 3:
+        return rng.choice(ODD_STRINGS)
+    if kind == 4:
+        return "".join(chr(rng.randrange(32, 0x2FFF)) for _ in range(rng.randrange(20)))
+    if kind in (5, 6):
+        return [any_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {rng.choice(["type", "id", "step", "version", "x"]): any_value(rng, depth + 1)
+            for _ in range(rng.randrange(4))}  # fmt: skip
+
+
+def frame(rng: random.Random, version: int, types: list[str]) -> str | bytes:
+    """One hostile frame (text or bytes)."""
+    kind = rng.randrange(10)
+    if kind == 0:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
+    if kind == 1:
+        depth = rng.choice([10, 500, 1023, 1025, 1500, 2100])
+        return "[" * depth + "]" * depth
+    if kind == 2:
+        return json.dumps(any_value(rng))
+    if kind == 3:  # a raw number where the protocol wants something else
+        field = rng.choice(["id", "version", "step", "type"])
+        number = rng.choice(ODD_NUMBERS)
+        return f'{{"type": "{rng.choice(types)}", "{field}": {number}, "version": {version}}}'
+    if kind == 4:
+        return rng.choice(['{"type": "roll"', "{}", "null", '"roll"', "[]", "\ufeff{}", "{" * 3])
+    # A command of a real type with fields of random types or values (sometimes right).
+    command = {"type": rng.choice(types)}
+    if rng.random() < 0.8:
+        command["version"] = rng.choice([version, version, version - 1, -1, str(version), None,
+                                         any_value(rng), 2**64])  # fmt: skip
+    if rng.random() < 0.7:
+        command["id"] = rng.choice([rng.randrange(1000), "c", any_value(rng), 2**64, "x" * 65])
+    if command["type"] == "step" or rng.random() < 0.3:
+        command["step"] = rng.choice([
+            [rng.randrange(-1, 26), rng.randrange(-1, 26), rng.randrange(0, 8)],
+            any_value(rng), [24, 20], [24.0, 20, 4], [[24], 20, 4], "24-20",
+        ])  # fmt: skip
+    if rng.random() < 0.1:
+        command["x" * rng.randrange(1, 300)] = any_value(rng)
+    text = json.dumps(command, ensure_ascii=rng.random() < 0.5)
+    return text if rng.random() < 0.95 else text * 200  # now and then too large
+
+
+def test_hostile_frames_change_nothing_and_every_socket_lives(test_database_name, client):
+    site = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="1000000",
+                      SNAPSHOT_REQUESTS_PER_MINUTE="1000000")  # fmt: skip
+    try:
+        white, black = make_user("fuzz_w"), make_user("fuzz_b")
+        # Untimed: no server move may change the match while the frames are sent.
+        match = services.match_create(creator=white, turn_seconds=None, rated=False)
+        services.match_accept(user=black, match_id=match.pk)
+        cookie = session_cookie_for(client, white if _white_to_move(match.pk) else black)
+        summary = asyncio.run(_fuzz(site, match.pk, cookie))
+    finally:
+        stop_process(site.process)
+    assert summary["frames"] == PLAYER_FRAMES + SPECTATOR_FRAMES
+    assert summary["spectators"] == 1
+    # The generator really exercised refusals and real commands alike.
+    assert summary["errors"] > PLAYER_FRAMES and summary["acks"] >= 1, summary
+
+
+def _white_to_move(match_id: int) -> bool:
+    game = Game.objects.get(match_id=match_id, number=1)
+    return game.seat_of_side(game.turn) == 0
+
+
+def _state(match_id: int) -> tuple[int, list[int], list[int] | None]:
+    match = Match.objects.get(pk=match_id)
+    game = match.games.order_by("-number").first()
+    return match.version, list(game.board), game.dice
+
+
+async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
+    rng = random.Random(SEED)
+    url = f"ws://127.0.0.1:{site.port}/ws/matches/{match_id}/"
+    read_state = sync_to_async(_state)
+    counts = {"frames": 0, "errors": 0, "acks": 0}
+    async with (
+        connect(url, origin=site.url, additional_headers={"Cookie": cookie}) as player,
+        connect(url, origin=site.url) as spectator,
+    ):
+        for socket in (player, spectator):
+            while json.loads(await socket.recv())["type"] != "snapshot":
+                pass
+        player_types = sorted(COMMAND_TYPES - {"resign", "leave"})  # keep the match going
+        plan = [(player, player_types)] * PLAYER_FRAMES + [
+            (spectator, sorted(COMMAND_TYPES))
+        ] * SPECTATOR_FRAMES
+        for number, (socket, types) in enumerate(plan):
+            before = await read_state(match_id)
+            sent = frame(rng, before[0], types)
+            await socket.send(sent)
+            await socket.send(json.dumps({"type": "ping", "id": f"p{number}"}))
+            acked = False
+            while True:
+                message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+                if message["type"] == "pong" and message.get("id") == f"p{number}":
+                    break
+                acked |= message["type"] == "ack"
+                counts["errors"] += message["type"] == "error"
+                assert message.get("code") != "internal", (SEED, number, sent, message)
+            counts["frames"] += 1
+            counts["acks"] += acked
+            after = await read_state(match_id)
+            if not acked:
+                assert after == before, (SEED, number, sent)
+            else:
+                assert socket is player and after[0] > before[0], (SEED, number, sent)
+        await spectator.send(json.dumps({"type": "snapshot"}))
+        while (message := json.loads(await spectator.recv()))["type"] != "snapshot":
+            pass
+        counts["spectators"] = message["state"]["spectators"]
+    return counts
