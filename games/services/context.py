@@ -23,6 +23,7 @@ from games.models import Game, Match, Turn
 from games.protocol import event_detail, game_state, match_section, step_to_wire
 from games.rules import IllegalMove
 from games.rules.match import (
+    Cancelled,
     DicePairs,
     Event,
     GameOver,
@@ -150,7 +151,7 @@ class Locked:
                     started_at=event.started_at, finished_at=event.finished_at,
                 )
             )  # fmt: skip
-        if isinstance(event, Started | GameOver | MatchOver):
+        if isinstance(event, Started | GameOver | MatchOver | Cancelled):
             self.lobby_changed = True
         if isinstance(event, MatchOver) and event.winner_seat is not None and match.rated:
             self._apply_ratings(event.winner_seat)
