@@ -47,3 +47,8 @@ bench-service: $(STAMP)
 .PHONY: bench-timeouts
 bench-timeouts: $(STAMP)
 	$(PY) -m bench.timeouts $(BENCH_ARGS)
+
+# Leaderboards and a big profile at scale (bench/leaderboards.py): make bench-boards BENCH_ARGS="--players 100000"
+.PHONY: bench-boards
+bench-boards: $(STAMP)
+	$(PY) -m bench.leaderboards $(BENCH_ARGS)

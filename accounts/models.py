@@ -13,6 +13,8 @@ class User(AbstractUser):
         default=False,
         help_text=_("Roll the dice for me as soon as my turn starts."),
     )
+    # Bots play as real accounts (issue #16); they never appear on the leaderboards (issue #13).
+    is_bot = models.BooleanField(_("bot"), default=False)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

@@ -1,16 +1,36 @@
 from django.contrib import admin
 
-from ratings.models import Rating, RatingChange
+from ratings.models import PeriodWins, Rating, RatingChange
+
+# Read-only views: ratings change only through ratings/services.py (a match's end, or its revert
+# when a moderator annuls it), never by editing a row here.
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
-    list_display = ("user", "value", "matches", "wins", "updated_at")
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = ("user", "value", "rating", "peak", "experience", "matches", "wins")
     search_fields = ("user__username",)
     raw_id_fields = ("user",)
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
-    list_display = ("user", "match", "before", "after", "created_at")
-    raw_id_fields = ("user", "match")
+class RatingChangeAdmin(ReadOnlyAdmin):
+    list_display = ("user", "match", "before", "after", "delta", "length", "won", "reverted_at")
+    list_filter = ("won", "length")
+    search_fields = ("user__username",)
+    raw_id_fields = ("user", "match", "opponent")
+
+
+@admin.register(PeriodWins)
+class PeriodWinsAdmin(ReadOnlyAdmin):
+    list_display = ("user", "period", "starts_on", "wins", "matches")
+    list_filter = ("period",)
+    raw_id_fields = ("user",)

@@ -1,38 +1,84 @@
+"""Ratings (FIBS formula, ratings/elo.py), their history, and the wins counted per week and month.
+
+Only ratings/services.py writes these tables: `rating_apply_match` in the transaction that ends a
+rated match, `rating_revert_match` when a match is annulled.
+"""
+
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.functions import Cast, Round
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-INITIAL_RATING = 1500  # every player starts at 1500 (RULES.md "Platform rules")
+from ratings import elo
+
+INITIAL_RATING = int(elo.INITIAL_RATING)  # the whole number shown before a first rated match
+RATING_DIGITS = {"max_digits": 10, "decimal_places": 4}  # elo.RATING_PLACES
 
 
 class Rating(models.Model):
-    """A player's current Elo rating (one row per player, created on first need)."""
+    """A player's current rating (one row per player, created at their first rated match)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating"
     )
-    value = models.IntegerField(_("rating"), default=INITIAL_RATING)
+    rating = models.DecimalField(_("rating"), default=elo.INITIAL_RATING, **RATING_DIGITS)
+    # The whole number pages show, computed by PostgreSQL from `rating` (never written by us): the
+    # games side reads it as before, and nothing can let the two disagree.
+    value = models.GeneratedField(
+        expression=Cast(Round(F("rating")), models.IntegerField()),
+        output_field=models.IntegerField(),
+        db_persist=True,
+        verbose_name=_("rating (shown)"),
+    )
+    peak = models.DecimalField(_("peak rating"), default=elo.INITIAL_RATING, **RATING_DIGITS)
+    experience = models.PositiveIntegerField(
+        _("experience"), default=0, help_text=_("the sum of the lengths of rated matches played")
+    )
     matches = models.PositiveIntegerField(_("rated matches"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)
+    last_rated_at = models.DateTimeField(_("last rated match"), null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
-        indexes = [models.Index(fields=["-value"], name="rating_value_desc")]
+        indexes = [
+            # The rating board: established players by rating (ratings/selectors.py).
+            models.Index(
+                F("rating").desc(),
+                "user",
+                name="rating_board",
+                condition=Q(experience__gte=elo.PROVISIONAL_EXPERIENCE),
+            ),
+            # The all-time wins board: more wins, then fewer matches (the Omerta board).
+            models.Index(
+                F("wins").desc(),
+                "matches",
+                "user",
+                name="rating_wins_board",
+                condition=Q(wins__gt=0),
+            ),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(wins__lte=models.F("matches")), name="rating_wins_le_matches"
-            )
+            ),
+            models.CheckConstraint(condition=Q(rating__gt=0), name="rating_positive"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.value}"
+        return f"{self.user} {self.rating}"
+
+    @property
+    def provisional(self) -> bool:
+        return elo.is_provisional(self.experience)
 
 
 class RatingChange(models.Model):
-    """The history of rating changes: one row per player per rated match."""
+    """One player's rating change in one rated match (two rows per match). Kept when the match is
+    annulled, marked `reverted_at`, so the match can never be applied again."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
@@ -40,17 +86,83 @@ class RatingChange(models.Model):
     match = models.ForeignKey(
         "games.Match", on_delete=models.CASCADE, related_name="rating_changes"
     )
-    before = models.IntegerField()
-    after = models.IntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", null=True
+    )
+    opponent_rating = models.DecimalField(_("opponent's rating"), null=True, **RATING_DIGITS)
+    before = models.DecimalField(_("before"), **RATING_DIGITS)
+    after = models.DecimalField(_("after"), **RATING_DIGITS)
+    delta = models.DecimalField(_("change"), **RATING_DIGITS)
+    length = models.PositiveSmallIntegerField(_("match length"))
+    won = models.BooleanField(_("won"))
+    # When the match ended (the week and month its win counts in).
+    created_at = models.DateTimeField(default=timezone.now)
+    reverted_at = models.DateTimeField(_("reverted"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
         ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["user", "created_at"], name="rating_change_history"),
+        ]
         constraints = [
-            models.UniqueConstraint(fields=["user", "match"], name="rating_change_once_per_match")
+            models.UniqueConstraint(fields=["user", "match"], name="rating_change_once_per_match"),
+            models.CheckConstraint(
+                condition=Q(after=F("before") + F("delta")), name="rating_change_sum"
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.user}: {self.before} → {self.after} (match #{self.match_id})"
+
+    @property
+    def shown_before(self) -> int:
+        return elo.shown(self.before)
+
+    @property
+    def shown_after(self) -> int:
+        return elo.shown(self.after)
+
+    @property
+    def shown_delta(self) -> int:
+        """The change in whole numbers as the pages show the ratings (after − before, shown)."""
+        return elo.shown(self.after) - elo.shown(self.before)
+
+
+class Period(models.TextChoices):
+    WEEK = "week", _("week")
+    MONTH = "month", _("month")
+
+
+class PeriodWins(models.Model):
+    """Rated matches won and played per player per calendar week (from Monday) and month, in the
+    site's time zone: the week and month boards read one indexed range of this table instead of
+    counting matches."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    period = models.CharField(max_length=5, choices=Period.choices)
+    starts_on = models.DateField()
+    wins = models.PositiveIntegerField(default=0)
+    matches = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("wins in a period")
+        verbose_name_plural = _("wins in a period")
+        indexes = [
+            models.Index(
+                "period", "starts_on", F("wins").desc(), "matches", "user", name="period_wins_board"
+            )
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["period", "starts_on", "user"], name="period_wins_once_per_player"
+            ),
+            models.CheckConstraint(condition=Q(period__in=Period.values), name="period_valid"),
+            models.CheckConstraint(
+                condition=Q(wins__lte=F("matches")), name="period_wins_le_matches"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.period} {self.starts_on}: {self.wins}/{self.matches}"

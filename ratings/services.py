@@ -1,33 +1,154 @@
-"""Rating writes. Called inside the match service's transaction when a rated match ends."""
+"""Rating writes: applying a rated match's result once, and taking it back when it is annulled.
+
+Both lock the players' Rating rows (`select_for_update`, in user-id order so two matches ending at
+once cannot deadlock) and only then look at the match's history rows: whoever comes second waits
+for the first to commit and then sees its rows, so a match is applied (or reverted) exactly once
+whatever calls it, from however many threads (issue #13).
+"""
 
 from __future__ import annotations
 
-from ratings.elo import updated_rating
-from ratings.models import Rating, RatingChange
+import datetime
+from decimal import Decimal
+from typing import Any, TypedDict
+
+from django.db import transaction
+from django.db.models import F, Max
+from django.utils import timezone
+
+from ratings import elo
+from ratings.models import Period, PeriodWins, Rating, RatingChange
 
 
-def ratings_for_update(user_ids: list[int]) -> dict[int, Rating]:
-    """The players' Rating rows, created at 1500 when missing, locked in id order (no deadlock)."""
-    for user_id in user_ids:
-        Rating.objects.get_or_create(user_id=user_id)
+class Applied(TypedDict):
+    """One player's change as pages and the `match_over` event show it (whole numbers, the
+    delta being after − before as shown; docs/protocol.md)."""
+
+    before: int
+    after: int
+    delta: int
+
+
+def _lock_ratings(user_ids: list[int]) -> dict[int, Rating]:
+    """The players' Rating rows, created at 1500 when missing, locked in user-id order."""
+    Rating.objects.bulk_create(
+        [Rating(user_id=user_id) for user_id in user_ids], ignore_conflicts=True
+    )
     rows = Rating.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
     return {row.user_id: row for row in rows}
 
 
-def rating_apply_match(*, match, winner_id: int, loser_id: int) -> None:
-    """Update both players' Elo for a finished rated match (idempotent per match)."""
-    if RatingChange.objects.filter(match=match).exists():
-        return
-    rows = ratings_for_update([winner_id, loser_id])
-    winner, loser = rows[winner_id], rows[loser_id]
-    winner_after = updated_rating(winner.value, loser.value, 1.0, winner.matches)
-    loser_after = updated_rating(loser.value, winner.value, 0.0, loser.matches)
-    RatingChange.objects.bulk_create(
-        [
-            RatingChange(user_id=winner_id, match=match, before=winner.value, after=winner_after),
-            RatingChange(user_id=loser_id, match=match, before=loser.value, after=loser_after),
+def period_starts(moment: datetime.datetime) -> dict[str, datetime.date]:
+    """The calendar week (from Monday) and month holding `moment`, in the site's time zone."""
+    day = timezone.localtime(moment).date()
+    return {
+        Period.WEEK: day - datetime.timedelta(days=day.weekday()),
+        Period.MONTH: day.replace(day=1),
+    }
+
+
+def _count_period(user_id: int, moment: datetime.datetime, *, won: bool, sign: int) -> None:
+    for period, starts_on in period_starts(moment).items():
+        PeriodWins.objects.bulk_create(
+            [PeriodWins(user_id=user_id, period=period, starts_on=starts_on)], ignore_conflicts=True
+        )
+        PeriodWins.objects.filter(user_id=user_id, period=period, starts_on=starts_on).update(
+            wins=F("wins") + sign * int(won), matches=F("matches") + sign
+        )
+
+
+def rating_apply_match(*, match: Any, winner_id: int, loser_id: int) -> dict[int, Applied]:
+    """Apply a finished rated match (FIBS formula, ratings/elo.py) to both players, once.
+
+    Call it inside the transaction that ends the match. Locks both Rating rows; a second call for
+    the same match (in this transaction or any other) changes nothing and returns the changes
+    already made (empty when the match was reverted since)."""
+    with transaction.atomic():
+        ratings = _lock_ratings([winner_id, loser_id])
+        done = list(RatingChange.objects.filter(match_id=match.pk, reverted_at__isnull=True))
+        if done or RatingChange.objects.filter(match_id=match.pk).exists():
+            return {change.user_id: _applied(change) for change in done}
+        winner, loser = ratings[winner_id], ratings[loser_id]
+        result = elo.match_result(
+            winner=elo.Side(winner.rating, winner.experience),
+            loser=elo.Side(loser.rating, loser.experience),
+            length=match.length,
+        )
+        now = match.finished_at or timezone.now()
+        changes = [
+            _change(match, winner, loser, result.winner_delta, won=True, now=now),
+            _change(match, loser, winner, result.loser_delta, won=False, now=now),
         ]
+        for change, row in ((changes[0], winner), (changes[1], loser)):
+            row.rating = change.after
+            row.peak = max(row.peak, change.after)
+            row.experience += match.length
+            row.matches += 1
+            row.wins += int(change.won)
+            row.last_rated_at = now
+            _count_period(row.user_id, now, won=change.won, sign=1)
+        RatingChange.objects.bulk_create(changes)
+        Rating.objects.bulk_update(
+            [winner, loser], ["rating", "peak", "experience", "matches", "wins", "last_rated_at"]
+        )
+    return {change.user_id: _applied(change) for change in changes}
+
+
+def _change(match: Any, player: Rating, opponent: Rating, delta: Decimal, *, won: bool, now):
+    return RatingChange(
+        user_id=player.user_id,
+        match_id=match.pk,
+        opponent_id=opponent.user_id,
+        opponent_rating=opponent.rating,
+        before=player.rating,
+        after=player.rating + delta,
+        delta=delta,
+        length=match.length,
+        won=won,
+        created_at=now,
     )
-    winner.value, winner.matches, winner.wins = winner_after, winner.matches + 1, winner.wins + 1
-    loser.value, loser.matches = loser_after, loser.matches + 1
-    Rating.objects.bulk_update([winner, loser], ["value", "matches", "wins"])
+
+
+def _applied(change: RatingChange) -> Applied:
+    return Applied(before=change.shown_before, after=change.shown_after, delta=change.shown_delta)
+
+
+def rating_revert_match(*, match_id: int) -> int:
+    """Take back a match's rating changes exactly (an annulled match, issue #14): each player's
+    rating loses that match's delta, experience its length, the matches and wins counters (all
+    time, week and month) that match. Changes made by later matches stay as they were (they are
+    not recomputed). Locks both Rating rows; reverting twice changes nothing. Returns the number of
+    history rows reverted (0 or 2)."""
+    with transaction.atomic():
+        user_ids = sorted(
+            RatingChange.objects.filter(match_id=match_id).values_list("user_id", flat=True)
+        )
+        if not user_ids:
+            return 0
+        ratings = _lock_ratings(user_ids)
+        changes = list(
+            RatingChange.objects.select_for_update().filter(
+                match_id=match_id, reverted_at__isnull=True
+            )
+        )
+        now = timezone.now()
+        for change in changes:
+            row = ratings[change.user_id]
+            row.rating -= change.delta
+            row.experience -= change.length
+            row.matches -= 1
+            row.wins -= int(change.won)
+            _count_period(change.user_id, change.created_at, won=change.won, sign=-1)
+            change.reverted_at = now
+        RatingChange.objects.bulk_update(changes, ["reverted_at"])
+        for row in ratings.values():
+            # The peak and the last rated match come from the history that still counts.
+            kept = RatingChange.objects.filter(user_id=row.user_id, reverted_at__isnull=True)
+            figures = kept.aggregate(peak=Max("after"), last=Max("created_at"))
+            row.peak = max(elo.INITIAL_RATING, row.rating, figures["peak"] or elo.INITIAL_RATING)
+            row.last_rated_at = figures["last"]
+        Rating.objects.bulk_update(
+            list(ratings.values()),
+            ["rating", "peak", "experience", "matches", "wins", "last_rated_at"],
+        )
+    return len(changes)

@@ -1,8 +1,97 @@
-from django.http import HttpRequest, HttpResponse
+"""The leaderboards (issue #13): parse, call the selectors, render."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.functional import cached_property
 
-from ratings.selectors import leaderboard as leaderboard_rows
+from ratings.selectors import BOARDS, Board, board_find, board_listing
+from ratings.templatetags.ratings import rating_text
+
+PER_PAGE = 50
+SEARCH_MAX_LENGTH = 150  # the longest username Django allows
 
 
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "ratings/leaderboard.html", {"rows": leaderboard_rows()})
+@dataclass(frozen=True)
+class Line:
+    """One row of a board as the page shows it: worked out here once, so the template does a few
+    lookups per row (bench/leaderboards.py: rendering 50 rows was most of a page's time)."""
+
+    rank: int
+    username: str
+    cells: tuple[object, ...]
+    own: bool
+    found: bool
+
+
+def _lines(board: Board, rows, *, first_rank: int, user_id, found_id) -> list[Line]:
+    lines = []
+    for rank, row in enumerate(rows, start=first_rank):
+        rating = rating_text(row if board.slug in ("rating", "wins") else row.user.rating)
+        if board.slug == "rating":
+            cells = (rating, row.matches, row.wins)
+        else:
+            cells = (row.wins, row.matches, rating)
+        lines.append(
+            Line(rank, row.user.username, cells, row.user_id == user_id, row.user_id == found_id)
+        )
+    return lines
+
+
+class BoardPaginator(Paginator):
+    """Pages of a board, its size counted once a minute (Board.size), not on every request."""
+
+    def __init__(self, board: Board) -> None:
+        super().__init__(board_listing(board), PER_PAGE)
+        self.board = board
+
+    @cached_property
+    def count(self) -> int:
+        return self.board.size()
+
+
+def leaderboard(request: HttpRequest, board: str = "rating") -> HttpResponse:
+    if board not in BOARDS:
+        raise Http404
+    chosen = BOARDS[board]
+    pages = BoardPaginator(chosen)
+    # Usernames are printable; anything else (a NUL byte PostgreSQL refuses) cannot match one.
+    search = "".join(filter(str.isprintable, request.GET.get("player", "")))
+    search = search.strip()[:SEARCH_MAX_LENGTH]
+    found = board_find(chosen, search) if search else None
+    number = request.GET.get("page")
+    if found is not None:
+        found.rank = chosen.rank_of(found)
+        number = (found.rank - 1) // PER_PAGE + 1
+    page = pages.get_page(number)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    found_id = found.user_id if found is not None else None
+    lines = _lines(chosen, page, first_rank=page.start_index(), user_id=user_id, found_id=found_id)
+    own_line = None
+    if user_id is not None and not any(line.own for line in lines):
+        own = chosen.row_of(user_id)
+        if own is not None:
+            [own_line] = _lines(
+                chosen, [own], first_rank=chosen.rank_of(own), user_id=user_id, found_id=found_id
+            )
+    return render(
+        request,
+        "ratings/leaderboard.html",
+        {
+            "board": chosen,
+            "boards": BOARDS.values(),
+            "page": page,
+            "lines": lines,
+            "own_line": own_line,
+            "on_board": own_line is not None or any(line.own for line in lines),
+            "search": search,
+            "found": found,
+            # One reverse() for every row's link (usernames need no quoting: \w.@+- only).
+            "profile_prefix": reverse("profile", kwargs={"username": "_"})[:-1],
+        },
+    )

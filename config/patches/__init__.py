@@ -33,6 +33,11 @@ class Upstream:
     sources: dict[str, str]
 
 
+# What each patched target was before we replaced it: a digest taken after `apply()` (tests, a
+# second check) must read upstream's source, not the patch's.
+_originals: dict[str, object] = {}
+
+
 def resolve(target: str) -> object:
     module_name, _, qualified_name = target.partition(":")
     value: object = importlib.import_module(module_name)
@@ -42,7 +47,8 @@ def resolve(target: str) -> object:
 
 
 def source_digest(target: str) -> str:
-    return hashlib.sha256(inspect.getsource(resolve(target)).encode()).hexdigest()
+    original = _originals.get(target) or resolve(target)
+    return hashlib.sha256(inspect.getsource(original).encode()).hexdigest()
 
 
 def mismatch(upstream: Upstream) -> str | None:
@@ -62,6 +68,8 @@ def apply_guarded(name: str, upstream: Upstream, apply: Callable[[], None]) -> b
     if reason is not None:
         log.warning("patch %s not applied: %s", name, reason)
         return False
+    for target in upstream.sources:
+        _originals.setdefault(target, resolve(target))
     apply()
     return True
 

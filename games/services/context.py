@@ -153,22 +153,26 @@ class Locked:
             )  # fmt: skip
         if isinstance(event, Started | GameOver | MatchOver | Cancelled):
             self.lobby_changed = True
+        kind, detail = event_detail(event)
         if isinstance(event, MatchOver) and event.winner_seat is not None and match.rated:
-            self._apply_ratings(event.winner_seat)
-        self.record(*event_detail(event))
+            applied = self._apply_ratings(event.winner_seat)
+            # One entry per seat, as docs/protocol.md `match_over` shows them.
+            detail["rating_changes"] = [applied.get(match.player_id(seat)) for seat in (0, 1)]
+        self.record(kind, detail)
 
-    def _apply_ratings(self, winner_seat: int) -> None:
+    def _apply_ratings(self, winner_seat: int) -> dict[int, Any]:
         """The one call at match end (ratings/services.py), inside this transaction."""
         from ratings.selectors import ratings_of
         from ratings.services import rating_apply_match
 
         match = self.match
-        rating_apply_match(
+        applied = rating_apply_match(
             match=match,
             winner_id=match.player_id(winner_seat),  # type: ignore[arg-type]
             loser_id=match.player_id(1 - winner_seat),  # type: ignore[arg-type]
         )
         self.ratings.update(ratings_of([match.creator_id, match.opponent_id]))  # type: ignore[list-item]
+        return applied
 
     # --- Events ----------------------------------------------------------------------------------
 

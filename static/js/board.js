@@ -1,59 +1,17 @@
-// Long Nardy board: geometry helpers and an SVG board view.
-//
-// Numbering (docs/protocol.md, RULES.md): the wire board is 24 signed integers, index i = White's
-// point i + 1, positive = White checkers, negative = Black. Each side numbers the points along its
-// own path (24 = its head ... 1, 0 = borne off). White's own point p is index p - 1; Black's own
-// point p is index (p + 11) % 24.
+// Long Nardy board: screen geometry and the SVG board view (BoardView).
 //
 // Screen layout, always from the viewer's side ("orientation" below): own point 24 top right,
 // 24..13 right-to-left along the top, 12..1 left-to-right along the bottom (home 1-6 bottom right).
 // The bar is in the middle; the borne-off trays sit to the right (own tray bottom, opponent's top).
+// The numbering helpers live in points.js, the move notation in notation.js; they are re-exported
+// here so a page imports the board from one module.
+import { borneOff, diceFaces, indexToOwnPoint, otherSide } from "./points.js";
+
+export * from "./points.js";
+export * from "./notation.js";
+export { readStrings } from "./strings.js";
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
-
-export function otherSide(side) {
-  return side === "w" ? "b" : "w";
-}
-
-/** Board index (0..23) of `side`'s own point `point` (1..24). */
-export function ownPointToIndex(side, point) {
-  if (point < 1 || point > 24) throw new RangeError(`no point ${point}`);
-  return side === "w" ? point - 1 : (point + 11) % 24;
-}
-
-/** `side`'s own point number (1..24) of board index `index` (0..23). */
-export function indexToOwnPoint(side, index) {
-  if (index < 0 || index > 23) throw new RangeError(`no index ${index}`);
-  return side === "w" ? index + 1 : ((index + 12) % 24) + 1;
-}
-
-/** Sign of `side`'s checkers on the wire board. */
-export function sideSign(side) {
-  return side === "w" ? 1 : -1;
-}
-
-/** Checkers of `side` still on the board. */
-export function checkersOnBoard(board, side) {
-  const s = sideSign(side);
-  let n = 0;
-  for (const v of board) if (v * s > 0) n += Math.abs(v);
-  return n;
-}
-
-/** Checkers of `side` borne off (15 minus those on the board). */
-export function borneOff(board, side) {
-  return 15 - checkersOnBoard(board, side);
-}
-
-/** Pip count of `side`: the sum over its checkers of their own point numbers. */
-export function pipCount(board, side) {
-  const s = sideSign(side);
-  let pips = 0;
-  board.forEach((v, i) => {
-    if (v * s > 0) pips += Math.abs(v) * indexToOwnPoint(side, i);
-  });
-  return pips;
-}
 
 // ---- geometry (SVG user units) ----
 export const GEOMETRY = Object.freeze({
@@ -92,63 +50,6 @@ export function layoutIndex(orientation, index) {
   const point = indexToOwnPoint(orientation, index);
   const slot = pointSlot(point);
   return { index, point, ...slot, x: columnX(slot.col) };
-}
-
-/** Which dice are still to play: [{value, used}] (a double shows four dice). */
-export function diceFaces(dice, diceLeft) {
-  if (!dice || dice.length < 2) return [];
-  const left = [...(diceLeft || [])];
-  const all = dice[0] === dice[1] ? [dice[0], dice[0], dice[0], dice[0]] : [dice[0], dice[1]];
-  // Used dice first (dimmed) for doubles, so the remaining ones read from the right.
-  const faces = all.map((value) => {
-    const at = left.indexOf(value);
-    if (at >= 0) {
-      left.splice(at, 1);
-      return { value, used: false };
-    }
-    return { value, used: true };
-  });
-  if (dice[0] === dice[1]) faces.sort((a, b) => Number(b.used) - Number(a.used));
-  return faces;
-}
-
-/** One step as text in the mover's own numbering: "24/19", "3/off". */
-export function formatStep(step, offWord = "off") {
-  return `${step[0]}/${step[1] === 0 ? offWord : step[1]}`;
-}
-
-/** A turn of the move list: "1. W 5-3: 24/19 19/16" ("—" for a pass). */
-// One line of a move list: "3. W 6-5: 24/18 18/13", with a ⚙ when the server played the turn.
-export function moveListItem(move, words, byServerTitle) {
-  const li = document.createElement("li");
-  li.dataset.turn = String(move.number);
-  li.textContent = formatTurn(move, words);
-  if (move.by_server) {
-    const mark = document.createElement("span");
-    mark.className = "by-server";
-    mark.textContent = " ⚙";
-    mark.title = byServerTitle;
-    li.appendChild(mark);
-  }
-  return li;
-}
-
-// "Opening roll: White 6, Black 2 (ties: 4-4)"; `t` is the page's translate function.
-export function formatOpening(opening, t) {
-  if (!opening) return "";
-  let text = t("opening", { white: opening.white, black: opening.black });
-  if (opening.ties && opening.ties.length) {
-    const ties = opening.ties.map((tie) => `${tie[0]}-${tie[1]}`).join(", ");
-    text += ` (${t("opening_ties", { ties })})`;
-  }
-  return text;
-}
-
-export function formatTurn(move, { white = "W", black = "B", off = "off" } = {}) {
-  const side = move.side === "w" ? white : black;
-  const dice = move.dice && move.dice.length ? `${move.dice[0]}-${move.dice[1]}` : "";
-  const steps = move.steps && move.steps.length ? move.steps.map((s) => formatStep(s, off)).join(" ") : "—";
-  return `${move.number}. ${side} ${dice}: ${steps}`;
 }
 
 function el(name, attrs = {}, parent = null) {
@@ -440,13 +341,23 @@ export class BoardView {
   }
 }
 
-/** A page's translated strings: the JSON block rendered by the template (`{}` if missing). */
-export function readStrings(id) {
-  const node = document.getElementById(id);
-  if (!node) return {};
-  try {
-    return JSON.parse(node.textContent);
-  } catch (e) {
-    return {};
+/**
+ * The two player bars around the board (#player-bottom: the viewer's side, #player-top), emptied
+ * and refilled: fill(side, add, box) with add(cssClass, text) appending a <span>.
+ */
+export function fillPlayerBars(root, orientation, fill) {
+  for (const [id, side] of [["player-bottom", orientation], ["player-top", otherSide(orientation)]]) {
+    const box = root.querySelector(`#${id}`);
+    if (!box) continue;
+    box.innerHTML = "";
+    box.dataset.side = side;
+    const add = (cls, text) => {
+      const span = document.createElement("span");
+      span.className = cls;
+      if (text !== undefined) span.textContent = text;
+      box.appendChild(span);
+      return span;
+    };
+    fill(side, add, box);
   }
 }

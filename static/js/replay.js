@@ -1,8 +1,8 @@
 // The replay page of a finished match: steps through the turns of each game (board.js draws).
-import {
-  BoardView, formatOpening, moveListItem, otherSide, ownPointToIndex, pipCount, borneOff,
-  readStrings,
-} from "./board.js";
+import { BoardView, fillPlayerBars } from "./board.js";
+import { formatOpening, moveListItem, moveWords } from "./notation.js";
+import { borneOff, diceToPlay, pipCount, stepsToMoves } from "./points.js";
+import { readStrings, translator } from "./strings.js";
 
 const DEFAULT_STRINGS = {
   white: "White", black: "Black", white_short: "W", black_short: "B", off: "off", pips: "pips",
@@ -16,15 +16,11 @@ const DEFAULT_STRINGS = {
   load_failed: "Could not load the replay", no_games: "No games were played", passed: "no legal move",
 };
 
-function fmt(template, params = {}) {
-  return String(template).replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-}
-
 export class ReplayApp {
   constructor(root, data, { strings = {} } = {}) {
     this.root = root;
     this.data = data;
-    this.s = { ...DEFAULT_STRINGS, ...strings };
+    this.t = translator(DEFAULT_STRINGS, strings);
     this.gi = 0;
     this.k = 0;
     this.flipped = false;
@@ -33,10 +29,6 @@ export class ReplayApp {
     this.bind();
     this.fillGames();
     this.render();
-  }
-
-  t(key, params) {
-    return fmt(this.s[key] !== undefined ? this.s[key] : key, params);
   }
 
   game() {
@@ -114,7 +106,7 @@ export class ReplayApp {
   }
 
   openingText(o) {
-    return formatOpening(o, (key, values) => this.t(key, values));
+    return formatOpening(o, this.t);
   }
 
   render() {
@@ -144,35 +136,23 @@ export class ReplayApp {
     const orientation = this.flipped ? "b" : "w";
     const turn = this.k > 0 ? g.turns[this.k - 1] : null;
     const board = turn ? turn.board_after : g.start_board;
-    const lastMove = turn ? turn.steps.map((st) => ({
-      from: ownPointToIndex(turn.side, st[0]), to: st[1] === 0 ? "off" : ownPointToIndex(turn.side, st[1]),
-    })) : [];
+    const lastMove = turn ? stepsToMoves(turn.side, turn.steps) : [];
     this.boardView.render({
       board, orientation, legal: [],
       dice: turn ? turn.dice : null,
-      diceLeft: turn && turn.dice ? (turn.dice[0] === turn.dice[1] ? [turn.dice[0], turn.dice[0], turn.dice[0], turn.dice[0]] : [...turn.dice]) : [], diceNear: turn ? turn.side === orientation : true,
+      diceLeft: turn ? diceToPlay(turn.dice) : [],
+      diceNear: turn ? turn.side === orientation : true,
       lastMove,
     });
     // Players.
-    for (const [id, side] of [["player-bottom", orientation], ["player-top", otherSide(orientation)]]) {
-      const box = this.$(id);
-      if (!box) continue;
-      box.innerHTML = "";
-      box.dataset.side = side;
+    fillPlayerBars(root, orientation, (side, mk, box) => {
       box.classList.toggle("to-move", !!(turn && turn.side === side));
-      const mk = (cls, text) => {
-        const e = document.createElement("span");
-        e.className = cls;
-        if (text !== undefined) e.textContent = text;
-        box.appendChild(e);
-        return e;
-      };
       mk(`swatch ${side}`).title = this.t(side === "w" ? "white" : "black");
       mk("player-name", side === "w" ? g.white : g.black);
       mk("spacer");
       mk("pips", `${this.t("pips")} ${pipCount(board, side)}`);
       mk("muted", `${this.t("off")} ${borneOff(board, side)}`);
-    }
+    });
     // Dice / position line.
     const where = this.$("replay-position");
     if (where) {
@@ -197,7 +177,7 @@ export class ReplayApp {
     const ol = this.$("moves");
     if (ol) {
       ol.innerHTML = "";
-      const words = { white: this.t("white_short"), black: this.t("black_short"), off: this.t("off") };
+      const words = moveWords(this.t);
       const start = document.createElement("li");
       start.dataset.k = "0";
       start.textContent = this.t("start");

@@ -53,3 +53,15 @@ def test_daphne_runs_with_the_patches_applied():
 def test_an_upstream_is_a_distribution_a_version_and_digests():
     upstream = Upstream("channels", "4.3.2", {"channels.consumer:AsyncConsumer.dispatch": "x"})
     assert "changed" in mismatch(upstream)
+
+
+def test_the_check_reads_upstream_also_after_the_patch_is_applied():
+    """Order of tests must not matter: once Daphne's patches are applied in this process, the
+    digest is still taken of upstream's function, not of ours."""
+    from twisted.internet.abstract import FileDescriptor
+
+    import config.asgi  # noqa: F401
+    from config.patches import twisted_writes
+
+    assert FileDescriptor.write is twisted_writes.write
+    assert mismatch(twisted_writes.UPSTREAM) is None

@@ -26,7 +26,7 @@ def field_values(instance) -> dict:
 
 def test_lock_and_load_loads_what_the_orm_loads(active_match, players, fixed_dice):
     creator, opponent = players
-    Rating.objects.create(user=opponent, value=1612)
+    Rating.objects.create(user=opponent, rating=1612)
     opponent.auto_roll = True
     opponent.save()
     fixed_dice(5, 3)

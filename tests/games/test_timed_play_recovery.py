@@ -42,7 +42,9 @@ def test_killed_worker_then_sweep_enforces_once(fixed_dice, test_database_name, 
 
     first = start_celery_worker(environment, "doomed")
     try:
-        game = expire_in(match, 4.0)
+        # Far enough ahead that the doomed worker cannot reach the deadline before it is killed,
+        # even on a loaded machine (4 s failed under a load of 10 on 2 cores: it enforced first).
+        game = expire_in(match, 12.0)
         wait_for(lambda: holds_task("doomed", match.pk), 10, "the worker holding the eta task")
         os.killpg(first.pid, signal.SIGKILL)  # no warm shutdown: the task stays unacknowledged
         first.wait(10)

@@ -126,7 +126,10 @@ def test_watch_lists_live_matches_and_history_replay_and_export(active_match, pl
     assert export["match"]["winner_seat"] == 0
     assert export["games"][0]["white"] == white.username
     assert client.get(reverse("leaderboard")).status_code == 200
-    assert white.username in client.get(reverse("leaderboard")).content.decode()
+    # One rated match: provisional, so on the wins board and not yet on the rating board.
+    wins_board = reverse("leaderboard_board", kwargs={"board": "wins"})
+    assert f'id="row-{white.username}"' in client.get(wins_board).content.decode()
+    assert f'id="row-{white.username}"' not in client.get(reverse("leaderboard")).content.decode()
 
 
 def test_the_usual_length_of_the_rule_set_is_the_default(client):

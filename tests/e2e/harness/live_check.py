@@ -62,12 +62,16 @@ def test_live_match(browser, site):
     with ThreadPoolExecutor(1) as pool:
         ana, bogdan, match = pool.submit(setup).result()
     pages = {}
-    for user, w, h in ((ana, 1280, 800), (bogdan, 375, 740)):
+    for user, w, h in ((ana, 1280, 800), (bogdan, 390, 844)):
         page = logged_in_page(browser, site, user, w, h)
         page.goto(f"{site.url}/matches/{match.pk}/")
         page.wait_for_selector("#match-app[data-version]:not([data-version=''])")
         pages[user.username] = page
     ana_page = pages["ana"]
+    clocks = [ana_page.text_content(".player-bar .clock:not(:empty)")]
+    ana_page.wait_for_timeout(2100)
+    clocks.append(ana_page.text_content(".player-bar .clock:not(:empty)"))
+    print("the mover's clock counts down:", clocks)
     ana_page.screenshot(path=f"{SHOTS}/live-ana-start.png")
     pages["bogdan"].screenshot(path=f"{SHOTS}/live-bogdan-start.png", full_page=True)
     for turn in range(6):
@@ -87,6 +91,15 @@ def test_live_match(browser, site):
             mover.wait_for_function(
                 f"document.querySelector('#match-app').dataset.version !== '{v}'"
             )
+        if turn == 2 and mover.locator("[data-point].legal-source").count():
+            # A picked checker and its destinations, as the mover sees them on each screen.
+            mover.click("[data-point].legal-source >> nth=0")
+            own = mover.viewport_size
+            for w, h in ((390, 844), (1280, 800)):
+                mover.set_viewport_size({"width": w, "height": h})
+                mover.screenshot(path=f"{SHOTS}/live-picked-{w}x{h}.png")
+            mover.set_viewport_size(own)
+            mover.click("[data-point].legal-source >> nth=0")  # picked again: put back
         for _ in range(4):
             mover.wait_for_timeout(300)
             if not mover.locator("[data-point].legal-source").count():
@@ -102,6 +115,14 @@ def test_live_match(browser, site):
         )
     for name, page in pages.items():
         page.screenshot(path=f"{SHOTS}/live-{name}-later.png", full_page=True)
+    # Both players' pages at both sizes (a phone and a desktop), with a source picked when one is.
+    for name, page in pages.items():
+        own = page.viewport_size
+        for w, h in ((390, 844), (1280, 800)):
+            page.set_viewport_size({"width": w, "height": h})
+            page.screenshot(path=f"{SHOTS}/live-{name}-{w}x{h}.png")
+            print(name, w, "scrollWidth", page.evaluate("document.documentElement.scrollWidth"))
+        page.set_viewport_size(own)
     # Undo: roll, play one step, take it back.
     mover = next(p for p in pages.values() if p.locator("#roll-button:visible").count())
     v = mover.get_attribute("#match-app", "data-version")

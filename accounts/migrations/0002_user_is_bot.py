@@ -1,0 +1,13 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [("accounts", "0001_initial")]
+
+    operations = [
+        migrations.AddField(
+            model_name="user",
+            name="is_bot",
+            field=models.BooleanField(default=False, verbose_name="bot"),
+        ),
+    ]

@@ -1,0 +1,137 @@
+"""A player's record for the profile page (issue #13): rating, peak, history chart, results,
+mars given and taken, timeouts, win rate per rule set, head-to-head. Reads only; a fixed number of
+aggregate queries however many matches the player has.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Case, Count, F, Q, Sum, When, Window
+from django.db.models.functions import RowNumber
+
+from games.models import Game, Match, MatchStatus
+from ratings import chart, elo
+from ratings.models import Rating, RatingChange
+
+
+@dataclass(frozen=True)
+class RuleSetRecord:
+    name: Any
+    played: int
+    won: int
+
+    @property
+    def win_rate(self) -> int:
+        return round(100 * self.won / self.played) if self.played else 0
+
+
+@dataclass(frozen=True)
+class Record:
+    rating: Rating | None
+    chart: chart.Chart | None
+    won: int
+    lost: int
+    mars_given: int
+    mars_taken: int
+    timeouts: int
+    rule_sets: list[RuleSetRecord]
+    head_to_head: tuple[int, int] | None  # (player's wins, viewer's wins) between them
+
+    @property
+    def provisional(self) -> bool:
+        return self.rating is None or self.rating.provisional
+
+    @property
+    def peak(self) -> int:
+        return elo.shown(self.rating.peak) if self.rating else int(elo.INITIAL_RATING)
+
+    @property
+    def win_rate(self) -> int:
+        played = self.won + self.lost
+        return round(100 * self.won / played) if played else 0
+
+
+def _finished_matches_of(player) -> Any:
+    return Match.objects.filter(Q(creator=player) | Q(opponent=player), status=MatchStatus.FINISHED)
+
+
+def rating_history(player) -> list[tuple[Any, Any]]:
+    """(when, rating) from before the first rated match to now, reverted matches left out; at most
+    about chart.MAX_POINTS of them, picked evenly by PostgreSQL (a player with thousands of matches
+    does not send them all to be thinned here): the first, the last, and one per equal share."""
+    share = chart.MAX_POINTS - 2
+    numbered = RatingChange.objects.filter(user=player, reverted_at__isnull=True).annotate(
+        number=Window(RowNumber(), order_by=[F("created_at").asc(), F("pk").asc()]),
+        total=Window(Count("pk")),
+    )
+    kept = numbered.annotate(
+        bucket=F("number") * share / F("total"),
+        previous_bucket=(F("number") - 1) * share / F("total"),
+    ).filter(
+        Q(total__lte=chart.MAX_POINTS)
+        | Q(number=1)
+        | Q(number=F("total"))
+        | Q(bucket__gt=F("previous_bucket"))
+    )
+    rows = list(kept.order_by("number").values_list("created_at", "before", "after"))
+    if not rows:
+        return []
+    return [(rows[0][0], rows[0][1])] + [(when, after) for when, _, after in rows]
+
+
+def _mars(player) -> dict[str, int]:
+    # The player won a game when the winning side is the one their seat played (Game.white_seat).
+    seat = Case(When(match__creator=player, then=0), default=1)
+    won_game = Q(winner_side="w", white_seat=seat) | Q(winner_side="b") & ~Q(white_seat=seat)
+    games = Game.objects.filter(Q(match__creator=player) | Q(match__opponent=player), result="mars")
+    return games.aggregate(given=Count("pk", filter=won_game), taken=Count("pk", filter=~won_game))
+
+
+def player_record(player, viewer=None) -> Record:
+    matches = _finished_matches_of(player)
+    timeouts = Case(
+        When(creator=player, then=F("timeouts_creator")), default=F("timeouts_opponent")
+    )
+    per_rule_set = (
+        matches.values("rule_set_name")
+        .annotate(
+            played=Count("pk"), won=Count("pk", filter=Q(winner=player)), timeouts=Sum(timeouts)
+        )
+        .order_by("rule_set_name")
+        .values_list("rule_set_name", "played", "won", "timeouts")
+    )  # one query: the totals are their sums
+    rule_sets, totals = [], {"won": 0, "lost": 0, "timeouts": 0}
+    for name, played, won, timeouts_there in per_rule_set:
+        label = Match(rule_set_name=name).get_rule_set_name_display()
+        rule_sets.append(RuleSetRecord(label, played, won))
+        totals["won"] += won
+        totals["lost"] += played - won
+        totals["timeouts"] += timeouts_there or 0
+    head_to_head = None
+    if viewer is not None and viewer.is_authenticated and viewer.pk != player.pk:
+        between = matches.filter(Q(creator=viewer) | Q(opponent=viewer)).aggregate(
+            player=Count("pk", filter=Q(winner=player)), viewer=Count("pk", filter=Q(winner=viewer))
+        )
+        head_to_head = (between["player"], between["viewer"])
+    mars = _mars(player)
+    return Record(
+        rating=Rating.objects.filter(user=player).first(),
+        chart=chart.rating_chart(rating_history(player)),
+        won=totals["won"],
+        lost=totals["lost"],
+        mars_given=mars["given"],
+        mars_taken=mars["taken"],
+        timeouts=totals["timeouts"],
+        rule_sets=rule_sets,
+        head_to_head=head_to_head,
+    )
+
+
+def rating_deltas(player, match_ids: list[int]) -> dict[int, int]:
+    """The player's rating change (whole numbers) in each of these matches, when rated."""
+    changes = RatingChange.objects.filter(
+        user=player, match_id__in=match_ids, reverted_at__isnull=True
+    ).only("match_id", "before", "after")
+    return {change.match_id: change.shown_delta for change in changes}

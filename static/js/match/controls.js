@@ -1,0 +1,77 @@
+// The match page's buttons: which are shown and enabled (buttonStates, pure), drawing that
+// (showButtons) and wiring clicks and the space bar to the page's actions (bindControls).
+import { rematchOffer } from "./strings.js";
+
+/**
+ * {buttonId: {visible, enabled, text?}} for a MatchModel, given whether a command is in flight
+ * (`pending`) and whether the socket is usable (`live`).
+ */
+export function buttonStates(model, t, { pending, live, flipped }) {
+  const v = model.view;
+  const m = v.match;
+  const g = v.game;
+  const player = model.mySeat() !== null;
+  const active = m.status === "active";
+  const myTurn = model.isMyTurn();
+  const offer = rematchOffer(model, t);
+  const states = {
+    "roll-button": { visible: player && active && myTurn && !!g && g.phase === "roll", enabled: !pending },
+    "undo-button": {
+      visible: player && active && myTurn && !!g && g.phase === "move" && !!g.can_undo && (g.steps || []).length > 0,
+      enabled: !pending,
+    },
+    "resign-button": { visible: player && active, enabled: true },
+    "leave-button": { visible: player && active, enabled: true },
+    "rematch-button": { visible: offer.visible, enabled: offer.enabled, text: offer.text },
+    "decline-button": { visible: offer.declineVisible, enabled: true, text: offer.declineText },
+  };
+  for (const state of Object.values(states)) state.enabled = state.enabled && live;
+  // Spectators may turn the board round; a player always sees it from their own side.
+  states["flip-button"] = { visible: !player, enabled: true, pressed: !!flipped };
+  return { buttons: states, note: offer.note, replay: m.status === "finished" };
+}
+
+export function showButtons(root, { buttons, note, replay }) {
+  for (const [id, state] of Object.entries(buttons)) {
+    const b = root.querySelector(`#${id}`);
+    if (!b) continue;
+    b.hidden = !state.visible;
+    b.disabled = !state.enabled;
+    if (state.text !== undefined) b.textContent = state.text;
+    if (state.pressed !== undefined) b.setAttribute("aria-pressed", String(state.pressed));
+  }
+  const noteEl = root.querySelector("#rematch-note");
+  if (noteEl) {
+    noteEl.textContent = note;
+    noteEl.hidden = !note;
+  }
+  const link = root.querySelector("#replay-link");
+  if (link) link.hidden = !(replay && link.getAttribute("href"));
+}
+
+/**
+ * actions: {roll, undo, resign, leave, rematch, decline, flip, canRoll}. The space bar rolls
+ * (the roll button's title says so) unless the focus is in a field or on another button.
+ */
+export function bindControls(root, actions) {
+  const on = (id, fn) => {
+    const b = root.querySelector(`#${id}`);
+    if (b) b.addEventListener("click", fn);
+  };
+  on("roll-button", actions.roll);
+  on("undo-button", actions.undo);
+  on("resign-button", actions.resign);
+  on("leave-button", actions.leave);
+  on("rematch-button", actions.rematch);
+  on("decline-button", actions.decline);
+  on("flip-button", actions.flip);
+  root.ownerDocument.addEventListener("keydown", (e) => {
+    if (e.code !== "Space" && e.key !== " ") return;
+    const tag = (e.target && e.target.tagName) || "";
+    if (["INPUT", "TEXTAREA", "SELECT", "BUTTON"].includes(tag) && e.target.id !== "roll-button") return;
+    if (actions.canRoll()) {
+      e.preventDefault();
+      actions.roll();
+    }
+  });
+}

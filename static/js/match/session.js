@@ -1,0 +1,114 @@
+// One viewer's session at a match: the protocol client (socket.js) feeding the match state
+// (state.js), and the viewer's commands going the other way. No DOM: the page passes callbacks
+// (draw, notice, navigate), so Node's tests run a whole exchange against a fake server.
+import { MatchSocket } from "./socket.js";
+import { MatchModel } from "./state.js";
+import { eventNotice, ratingChangeLines } from "./strings.js";
+
+/**
+ * new MatchSession({url, t, WebSocketImpl, timers, on: {draw, notice, navigate}})
+ *   draw()                    the state, the connection or the command in flight changed
+ *   notice(text, ms, tone)    a sentence for the viewer (an error, a game won, a pass)
+ *   navigate(path)            go to another page (an accepted rematch, after leaving)
+ */
+export class MatchSession {
+  constructor({ url, t, WebSocketImpl, timers = globalThis, random = Math.random, on = {} }) {
+    this.t = t;
+    this.on = { draw: () => {}, notice: () => {}, navigate: () => {}, ...on };
+    this.model = new MatchModel();
+    this.connection = "connecting";
+    this.socket = new MatchSocket({
+      url,
+      WebSocketImpl,
+      timers,
+      random,
+      handlers: {
+        snapshot: (msg) => {
+          this.model.applySnapshot(msg);
+          this.on.draw();
+        },
+        event: (msg) => this.onEvent(msg),
+        presence: (msg) => {
+          this.model.notePresence(msg);
+          this.on.draw();
+        },
+        answered: (pending, ack, error) => this.onAnswered(pending, error),
+        abandoned: () => {
+          this.model.revert();
+          this.on.draw();
+        },
+        error: (msg) => this.on.notice(this.t("error", { message: msg.message || msg.code }), 4000, "bad"),
+        connection: (state) => {
+          this.connection = state;
+          this.on.draw();
+        },
+      },
+    });
+  }
+
+  get version() {
+    return this.socket.version;
+  }
+
+  get pending() {
+    return this.socket.pending;
+  }
+
+  connect() {
+    this.socket.connect();
+  }
+
+  onEvent(msg) {
+    const before = this.model.applyEvent(msg);
+    this.on.draw();
+    const d = msg.detail || {};
+    if (msg.kind === "rematch" && d.match_id) {
+      this.on.navigate(`/matches/${d.match_id}/`);
+      return;
+    }
+    const notice = eventNotice(msg, this.model, before, this.t);
+    if (notice) this.on.notice(notice.text, notice.ms, notice.tone);
+    if (msg.kind === "match_over" && d.rating_changes && this.on.ratings) {
+      this.on.ratings(ratingChangeLines(d, this.model, this.t));
+    }
+  }
+
+  onAnswered(pending, error) {
+    // A refused step is taken back; an accepted one stays drawn until its event confirms it.
+    if (error && pending.type === "step") this.model.revert();
+    this.on.draw();
+    if (pending.type === "leave") this.on.navigate("/play/");
+  }
+
+  // ---- the viewer's commands ----
+  /** Play the server's legal step from board key `from` to `to`, drawn at once. True if sent. */
+  move(from, to) {
+    if (this.socket.pending) return false;
+    const step = this.model.stepBetween(from, to);
+    if (!step || !this.socket.versioned("step", { step })) return false;
+    this.model.applyOptimisticStep(step);
+    this.on.draw();
+    return true;
+  }
+
+  canRoll() {
+    return !this.socket.pending && this.connection === "open" && this.model.isMyTurn() && this.model.phaseIs("roll");
+  }
+
+  roll() {
+    if (!this.canRoll()) return;
+    this.socket.versioned("roll");
+    this.on.draw();
+  }
+
+  undo() {
+    if (this.socket.pending || !this.model.isMyTurn()) return;
+    this.socket.versioned("undo");
+    this.on.draw();
+  }
+
+  /** Commands without a version (protocol.md): resign, leave, rematch, rematch_decline. */
+  send(type) {
+    return type === "leave" ? this.socket.command({ type }) : this.socket.send({ type });
+  }
+}

@@ -1,0 +1,159 @@
+// The match page's texts. The words come from the template (translated, read by readStrings);
+// the defaults below only serve a page without that block (the static harness). The functions
+// build sentences from a MatchModel and the page's `t`; pure, no DOM.
+import { formatOpening } from "../notation.js";
+
+export const DEFAULT_STRINGS = {
+  roll: "Roll", undo: "Undo", resign: "Resign", leave: "Leave table", rematch: "Rematch",
+  accept_rematch: "Accept rematch", decline: "Decline", withdraw: "Withdraw offer", flip: "Flip board",
+  rematch_offered_by_you: "Rematch offered — waiting for {name}",
+  rematch_offered_to_you: "{name} offers a rematch",
+  rematch_declined: "The rematch was declined",
+  confirm_resign: "Resign the match?", confirm_leave: "Leaving the table resigns the match. Leave?",
+  your_turn_roll: "Your turn — roll", your_turn_move: "Your turn — move", waiting_for: "Waiting for {name}",
+  to_roll: "{name} to roll", to_move: "{name} to move",
+  waiting_open: "Waiting for an opponent to accept", cancelled: "The challenge was withdrawn",
+  aborted: "The match was aborted", won_match: "{name} won the match",
+  won_match_reason: "{name} won the match ({reason})",
+  reason_finished: "", reason_resigned: "resigned", reason_left: "left the table",
+  reason_timeouts: "timeouts", reason_aborted: "aborted",
+  timed_out: "{name} ran out of time: the server plays this turn (timeout {n} of 3)",
+  game_over: "{name} won game {game}: {result}, {points}", oin: "oin", mars: "mars",
+  point_one: "1 point", points_many: "{n} points",
+  passed: "No legal move: {dice}, turn passes", opening: "Opening roll: White {white}, Black {black}",
+  opening_ties: "ties: {ties}", started: "The match has started",
+  watching: "{n} watching", disconnected: "disconnected", online: "online", offline: "offline",
+  logged_out: "You were logged out", no_match: "No such match", too_many: "Too many messages",
+  connecting: "Connecting…", reconnecting: "Connection lost — reconnecting…",
+  match_to: "Match to {n}", rated: "rated", casual: "casual",
+  rules_traditional: "Traditional", rules_tournament: "Tournament",
+  untimed: "untimed", per_turn: "{s} s per turn", reserve: "+{s} s reserve",
+  pips: "pips", off: "off", white: "White", black: "Black", white_short: "W", black_short: "B",
+  by_server: "played by the server", score: "Score", you: "you", replay: "Replay",
+  error: "Error: {message}",
+  rating_change: "{name}: rating {before} → {after} ({delta})",
+};
+
+export function sideName(t, side) {
+  return t(side === "w" ? "white" : "black");
+}
+
+function pointsText(t, points) {
+  return points === 1 ? t("point_one") : t("points_many", { n: points });
+}
+
+function matchWonText(t, name, reason) {
+  const why = reason ? t(`reason_${reason}`) : "";
+  return why ? t("won_match_reason", { name, reason: why }) : t("won_match", { name });
+}
+
+/** The status line: whose turn it is and what they must do, or how the match ended. */
+export function statusText(model, t) {
+  const v = model.view;
+  const m = v.match;
+  if (m.status === "open") return t("waiting_open");
+  if (m.status === "cancelled") return t("cancelled");
+  if (m.status === "aborted") return t("aborted");
+  if (m.status === "finished") return matchWonText(t, model.winnerName() || "?", m.end_reason);
+  const g = v.game;
+  if (!g) return "";
+  const mover = model.playerOfSide(g.turn);
+  const name = mover ? mover.username : sideName(t, g.turn);
+  if (model.isMyTurn()) {
+    if (g.phase === "roll") return t("your_turn_roll");
+    if (g.phase === "move") return t("your_turn_move");
+  }
+  if (model.mySeat() !== null) return t("waiting_for", { name });
+  return t(g.phase === "roll" ? "to_roll" : "to_move", { name });
+}
+
+/** "Match to 3 · Traditional · 60 s per turn +120 s reserve · rated · #2" */
+export function matchInfoText(model, t) {
+  const v = model.view;
+  const m = v.match;
+  const parts = [t("match_to", { n: m.length })];
+  const rulesName = m.rules && m.rules.name;
+  if (rulesName) parts.push(t(`rules_${rulesName}`));
+  if (m.turn_seconds) {
+    parts.push(t("per_turn", { s: m.turn_seconds }) + (m.reserve_seconds ? ` ${t("reserve", { s: m.reserve_seconds })}` : ""));
+  } else {
+    parts.push(t("untimed"));
+  }
+  parts.push(m.rated ? t("rated") : t("casual"));
+  if (v.game && v.game.number) parts.push(`#${v.game.number}`);
+  return parts.join(" · ");
+}
+
+// What an event tells the viewer beyond the redrawn board: {text, ms, tone}, or null.
+const NOTICES = {
+  started: (d, model, before, t) => {
+    const g = model.confirmed.game;
+    return { text: t("started") + (g && g.opening ? ` — ${formatOpening(g.opening, t)}` : ""), ms: 3000 };
+  },
+  turn: (d, model, before, t) => {
+    if (!d.passed) return null;
+    return { text: t("passed", { dice: d.dice ? `${d.dice[0]}-${d.dice[1]}` : "" }), ms: 3000 };
+  },
+  game_over: (d, model, before, t) => {
+    // The winner's name as the game was played (colours can change for the next game).
+    const p = model.playerOfSide(d.winner, before || model.confirmed);
+    const name = p ? p.username : sideName(t, d.winner);
+    return {
+      text: t("game_over", { name, game: d.game, result: t(d.result), points: pointsText(t, d.points) }),
+      ms: 6000,
+    };
+  },
+  timeout: (d, model, before, t) => ({
+    text: t("timed_out", { name: model.seatName(d.seat, model.confirmed), n: d.timeouts }),
+    ms: 5000,
+    tone: "bad",
+  }),
+  match_over: (d, model, before, t) => {
+    if (d.winner_seat === null || d.winner_seat === undefined) return { text: t("aborted"), ms: 8000 };
+    return { text: matchWonText(t, model.seatName(d.winner_seat, model.confirmed), d.reason), ms: 8000 };
+  },
+  // An offer is shown next to the buttons (#rematch-note); an accepted one moves the page.
+  rematch: (d, model, before, t) => (d.declined_by !== undefined ? { text: t("rematch_declined"), ms: 4000 } : null),
+  cancelled: (d, model, before, t) => ({ text: t("cancelled"), ms: 6000 }),
+};
+
+/** A rated match's end: one line per seat with a rating change (protocol.md `match_over`). */
+export function ratingChangeLines(d, model, t) {
+  const lines = [];
+  (d.rating_changes || []).forEach((change, seat) => {
+    if (!change) return;
+    const delta = change.delta > 0 ? `+${change.delta}` : change.delta < 0 ? `${change.delta}` : "±0";
+    const name = model.seatName(seat, model.confirmed);
+    lines.push(t("rating_change", { name, before: change.before, after: change.after, delta }));
+  });
+  return lines;
+}
+
+export function eventNotice(msg, model, before, t) {
+  const notice = NOTICES[msg.kind];
+  return notice ? notice(msg.detail || {}, model, before, t) : null;
+}
+
+/** The rematch note and buttons' wording after a finished match (protocol.md `match.rematch`). */
+export function rematchOffer(model, t) {
+  const m = model.view.match;
+  const seat = model.mySeat();
+  const r = m.rematch || {};
+  const offer = {
+    visible: seat !== null && m.status === "finished" && !r.declined && !r.match_id,
+    enabled: true, text: t("rematch"), declineVisible: false, declineText: t("decline"), note: "",
+  };
+  if (offer.visible && r.offered_by !== null && r.offered_by !== undefined) {
+    offer.declineVisible = true;
+    if (r.offered_by === seat) {
+      offer.enabled = false;
+      offer.declineText = t("withdraw");
+      offer.note = t("rematch_offered_by_you", { name: model.seatName(1 - seat) });
+    } else {
+      offer.text = t("accept_rematch");
+      offer.note = t("rematch_offered_to_you", { name: model.seatName(r.offered_by) });
+    }
+  }
+  if (m.status === "finished" && r.declined) offer.note = t("rematch_declined");
+  return offer;
+}

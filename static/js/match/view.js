@@ -1,0 +1,174 @@
+// Drawing the match page from a MatchModel: the board (board.js), player bars, status line,
+// notices, score, move list and spectators. Everything here touches the DOM and nothing else.
+import { BoardView, fillPlayerBars } from "../board.js";
+import { moveListItem, moveWords, formatOpening, formatTurn } from "../notation.js";
+import { pipCount, stepsToMoves } from "../points.js";
+import { clockFaces, showClocks } from "./clocks.js";
+import { buttonStates, showButtons } from "./controls.js";
+import { matchInfoText, sideName, statusText } from "./strings.js";
+
+const EMPTY_BOARD = Object.freeze(new Array(24).fill(0));
+
+export class MatchView {
+  constructor(root, { t, onMove }) {
+    this.root = root;
+    this.t = t;
+    this.$ = (id) => root.querySelector(`#${id}`);
+    this.board = new BoardView(this.$("board"), { onMove, label: root.dataset.boardLabel || "Board" });
+    this.toastTimer = null;
+  }
+
+  setStatus(text, tone = "") {
+    const el = this.$("status");
+    if (!el) return;
+    el.textContent = text;
+    el.dataset.tone = tone;
+  }
+
+  toast(text, ms = 3000, tone = "") {
+    const el = this.$("toast");
+    if (!el) return;
+    el.textContent = text;
+    el.dataset.tone = tone || "";
+    el.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => { el.hidden = true; }, ms);
+  }
+
+  /** The rating changes of a rated match that just ended (#rating-changes, kept on screen). */
+  showRatingChanges(lines) {
+    const box = this.$("rating-changes");
+    if (!box || !lines.length) return;
+    const list = document.createElement("ul");
+    list.className = "rating-changes";
+    for (const line of lines) {
+      const item = document.createElement("li");
+      item.textContent = line;
+      list.appendChild(item);
+    }
+    box.replaceChildren(list);
+    box.hidden = false;
+  }
+
+  /**
+   * ui: {orientation, pending, connection ("open", "lost", "connecting" or a final reason), flipped}.
+   * The root's data attributes are what browser tests and styles read.
+   */
+  render(model, ui) {
+    const v = model.view;
+    if (!v) return;
+    const root = this.root;
+    const g = v.game;
+    root.dataset.version = String(ui.version);
+    root.dataset.phase = g ? g.phase : "";
+    root.dataset.status = v.match.status;
+    root.dataset.turn = g ? g.turn : "";
+    root.dataset.side = model.mySide() || "";
+    if (v.match.status === "finished") {
+      root.dataset.result = `${model.winnerName() || ""}:${v.match.end_reason || ""}`;
+    } else {
+      delete root.dataset.result;
+    }
+    root.classList.toggle("is-spectator", model.mySeat() === null);
+    root.classList.toggle("my-turn", model.isMyTurn());
+    this.renderStatus(model, ui);
+    this.board.render({
+      board: g ? g.board : EMPTY_BOARD,
+      orientation: ui.orientation,
+      legal: ui.pending ? [] : model.legalMoves(),
+      dice: g && g.phase !== "roll" ? g.dice : null,
+      diceLeft: g ? g.dice_left : [],
+      diceNear: g ? g.turn === ui.orientation : true,
+      lastMove: g ? stepsToMoves(g.turn, g.steps) : [],
+      disabled: !!ui.pending,
+    });
+    this.renderPlayers(model, ui);
+    const live = ui.connection === "open";
+    showButtons(root, buttonStates(model, this.t, { pending: !!ui.pending, live, flipped: ui.flipped }));
+    this.renderScore(model);
+    this.renderMoves(model);
+    this.renderSpectators(model);
+  }
+
+  renderStatus(model, ui) {
+    if (ui.connection === "open") this.setStatus(statusText(model, this.t), model.isMyTurn() ? "turn" : "");
+    else if (ui.connection === "connecting") this.setStatus(this.t("connecting"));
+    else this.setStatus(this.t(ui.connection === "lost" ? "reconnecting" : ui.connection), "bad");
+  }
+
+  renderPlayers(model, ui) {
+    const v = model.view;
+    if (!v) return;
+    const t = this.t;
+    const g = v.game;
+    const board = g ? g.board : EMPTY_BOARD;
+    const mySeat = model.mySeat();
+    fillPlayerBars(this.root, ui.orientation, (side, mk, box) => {
+      const p = model.playerOfSide(side) || v.match.players[side === "w" ? 0 : 1] || null;
+      box.classList.toggle("to-move", !!(g && g.turn === side && v.match.status === "active"));
+      if (!p) {
+        mk("player-name muted", t("waiting_open"));
+        return;
+      }
+      const online = model.presence[String(p.seat)];
+      mk(`dot ${online ? "online" : "offline"}`).title = online ? t("online") : t("offline");
+      mk(`swatch ${side}`).title = sideName(t, side);
+      const name = mk("player-name", p.username);
+      if (p.seat === mySeat) name.classList.add("me");
+      if (p.rating !== undefined && p.rating !== null) mk("player-rating muted", `(${p.rating})`);
+      if (!online && p.seat !== mySeat && v.match.status === "active") mk("away", t("disconnected"));
+      mk("spacer");
+      mk("pips", `${t("pips")} ${g && g.pips ? g.pips[side] : pipCount(board, side)}`);
+      mk("clock");
+      mk("reserve muted");
+    });
+  }
+
+  tickClocks(model, elapsedMs) {
+    showClocks(this.root, clockFaces(model.view, elapsedMs));
+  }
+
+  renderScore(model) {
+    const v = model.view;
+    const el = this.$("score");
+    if (el) {
+      el.innerHTML = "";
+      const players = [...v.match.players].sort((a, b) => a.seat - b.seat);
+      players.forEach((p, i) => {
+        if (i) el.appendChild(document.createTextNode(" – "));
+        const span = document.createElement("span");
+        span.className = "score-player";
+        span.dataset.seat = p.seat;
+        span.textContent = `${p.username} ${p.score}`;
+        el.appendChild(span);
+      });
+    }
+    const info = this.$("match-info");
+    if (info) info.textContent = matchInfoText(model, this.t);
+  }
+
+  renderMoves(model) {
+    const v = model.view;
+    const t = this.t;
+    const ol = this.$("moves");
+    if (!ol) return;
+    ol.innerHTML = "";
+    const opening = this.$("opening");
+    if (opening) opening.textContent = v.game && v.game.opening ? formatOpening(v.game.opening, t) : "";
+    const words = moveWords(t);
+    for (const mv of v.moves || []) ol.appendChild(moveListItem(mv, words, t("by_server")));
+    const g = v.game;
+    if (g && g.phase === "move" && g.dice) {
+      const li = document.createElement("li");
+      li.className = "current";
+      li.textContent = formatTurn({ number: g.turn_number, side: g.turn, dice: g.dice, steps: g.steps || [] }, words).replace(/—$/, "…");
+      ol.appendChild(li);
+    }
+    ol.scrollTop = ol.scrollHeight;
+  }
+
+  renderSpectators(model) {
+    const el = this.$("spectators");
+    if (el) el.textContent = this.t("watching", { n: model.spectators || 0 });
+  }
+}
