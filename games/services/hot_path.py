@@ -1,12 +1,14 @@
 """The play commands' hot path in plain SQL: the match lock's read and the command's update.
 
 Every command locks its match, loads the current game and both players, and updates the two rows.
-Through the ORM that took 4 statements and 6.5 ms of CPU per play command on our loaded 2-core
-machine (`make bench-service`), almost all of it in the ORM's query compiler: the lock and load
-(`select_for_update(of=("self",)).select_related(...).only(...).get()`, then the game's
+Through the ORM that took 4 statements and 6.5 ms of CPU per play command (`make bench-service`,
+DEBUG on, our 2-core machine loaded), almost all of it in the ORM's query compiler: the lock and
+load (`select_for_update(of=("self",)).select_related(...).only(...).get()`, then the game's
 `order_by("-number").first()`) 3.9 ms, the two `save(update_fields=...)` 2.9 ms. Here the lock
-and the read cost 0.8 ms and the update one statement. New rows (matches, games, the move log)
-are written by the ORM (`save()`, `bulk_create`).
+and the read cost 0.8 ms and the update is one statement: 5.9 ms per command with the same
+settings, 3.5-4.2 ms with production settings (rows.py, the private-API version this replaces:
+2.9-3.4 ms in the same hour). New rows (matches, games, the move log) are written by the ORM
+(`save()`, `bulk_create`).
 
 Supported API only: the SQL text comes from the models' documented `_meta` (Options API) and
 runs on Django's own cursor; rows become instances through `Model.from_db` after each field's
