@@ -48,6 +48,19 @@ bench-service: $(STAMP)
 bench-timeouts: $(STAMP)
 	$(PY) -m bench.timeouts $(BENCH_ARGS)
 
+# The production topology (deploy/): nginx with TLS over two Daphne processes, a worker and beat,
+# DEBUG=0, then pages, a login, a match across processes, and the restart drills
+# (tests/integration/test_production*.py; needs Debian's nginx).
+.PHONY: prod-check
+prod-check: $(STAMP)
+	$(PY) -m config.launcher test tests/integration/test_production.py tests/integration/test_production_drills.py -v -s $(PYTEST_ARGS)
+
+# Soak of that topology (bench/soak.py): 200 matches with connection churn for 30 minutes,
+# memory of every process, errors, lost steps, p99. make soak SOAK_ARGS="--duration 600"
+.PHONY: soak
+soak: $(STAMP)
+	$(PY) -m bench.soak $(SOAK_ARGS)
+
 # Leaderboards and a big profile at scale (bench/leaderboards.py): make bench-boards BENCH_ARGS="--players 100000"
 .PHONY: bench-boards
 bench-boards: $(STAMP)

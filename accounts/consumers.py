@@ -22,10 +22,12 @@ from typing import Any
 import orjson
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext as _
 
 from accounts import socket_limits
 from accounts.signals import user_group_name
+from config import metrics
 from config.client_address import client_address
 from config.patches import channels_socket
 from config.wire import json_text, valid_id
@@ -42,6 +44,7 @@ CLOSE_TOO_MANY_SOCKETS = 4029
 class SiteSocket(AsyncWebsocketConsumer):
     user_group: str | None = None
     _closed_down: bool = False
+    _counted_as: str | None = None  # the kind counted in nardy_sockets_open while open
     _limited: bool = False
 
     async def __call__(self, scope, receive, send) -> None:
@@ -73,6 +76,8 @@ class SiteSocket(AsyncWebsocketConsumer):
             self.user_group = user_group_name(user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
+        self._counted_as = type(self).__name__.removesuffix("Socket").lower()  # match, lobby, me
+        metrics.socket_opened(self._counted_as)
         await self.on_open()
 
     async def disconnect(self, code: int) -> None:
@@ -83,6 +88,8 @@ class SiteSocket(AsyncWebsocketConsumer):
         if self._closed_down:
             return
         self._closed_down = True
+        if self._counted_as is not None:
+            metrics.socket_closed(self._counted_as)
         steps = [self.on_close]
         if self.user_group:
             steps.append(
@@ -137,6 +144,16 @@ class SiteSocket(AsyncWebsocketConsumer):
             return
         try:
             await self.handle(message)
+        except (OperationalError, InterfaceError):
+            # PostgreSQL is out of reach (restarting, or no pooled connection within the pool's
+            # timeout): the transaction did not commit, so nothing changed (issue 20's drill).
+            log.warning("socket %s: database unavailable", self.scope.get("path"), exc_info=True)
+            await self.send_error(
+                "unavailable",
+                _("The game server cannot reach its database right now; nothing was changed. "
+                  "Try again in a moment."),
+                reply_to=message,
+            )  # fmt: skip
         except Exception:  # noqa: BLE001 - one bad frame must not end the socket
             user = self.user
             log.exception(

@@ -12,12 +12,12 @@ from accounts.models import User
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     from django.core.paginator import Paginator
 
-    from games.selectors import player_matches
+    from games.selectors import PlayerMatches
     from ratings.records import player_record, rating_deltas
 
     player = get_object_or_404(User, username=username, is_active=True)
     record = player_record(player, viewer=request.user)
-    page = Paginator(player_matches(player), 30).get_page(request.GET.get("page"))
+    page = Paginator(PlayerMatches(player), 30).get_page(request.GET.get("page"))
     deltas = rating_deltas(player, [match.pk for match in page])
     for match in page:
         match.rating_delta = deltas.get(match.pk)

@@ -32,7 +32,6 @@ import asyncio
 import json
 import logging
 import os
-import random
 import resource
 import secrets
 import signal
@@ -42,14 +41,15 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 # The load generator shares the machine with the servers it measures: its own CPU is taken from
-# theirs. uvloop and orjson cut the client's CPU per command by a third (1.08 -> 0.73 ms).
-import orjson
+# theirs. uvloop and orjson (bench/clients.py) cut the client's CPU per command by a third
+# (1.08 -> 0.73 ms).
 import uvloop
+
+from bench.clients import LoadClient, percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 LOG_DIR = Path(os.environ.get("BENCH_LOG_DIR", "/tmp/bench-logs"))
@@ -57,7 +57,6 @@ BENCH_DATABASE = "nardy_bench"
 START_TIMEOUT = 90.0
 STOP_GRACE = 10.0
 SETTLE_SECONDS = 2.0
-STALL_SECONDS = 15.0
 
 log = logging.getLogger("bench")
 
@@ -83,13 +82,6 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def percentile(sorted_values: list[float], fraction: float) -> float:
-    if not sorted_values:
-        return float("nan")
-    index = min(len(sorted_values) - 1, max(0, round(fraction * (len(sorted_values) - 1))))
-    return sorted_values[index]
-
-
 # =================================================================================================
 # Django tasks (run in a child process: `python -m bench.live_load --django-task setup|verify`)
 # =================================================================================================
@@ -101,17 +93,31 @@ def django_task(task: str, input_path: str, output_path: str) -> int:
 
     django.setup()
     payload = json.loads(Path(input_path).read_text())
-    if task == "setup":
-        result = _setup_matches(payload["matches"], payload["prefix"], payload["auto_roll"])
-    elif task == "verify":
-        result = _read_matches(payload["match_ids"])
-    else:
+    tasks = {
+        "setup": lambda: _setup_matches(
+            payload["matches"],
+            payload["prefix"],
+            payload["auto_roll"],
+            payload.get("turn_seconds"),
+            payload.get("length"),
+        ),
+        "verify": lambda: _read_matches(payload["match_ids"]),
+        "user": lambda: _make_user(payload["username"], payload["password"]),
+        "server_turns": lambda: _server_turns(payload["match_ids"]),
+    }
+    if task not in tasks:
         raise SystemExit(f"unknown task {task}")
-    Path(output_path).write_text(json.dumps(result))
+    Path(output_path).write_text(json.dumps(tasks[task]()))
     return 0
 
 
-def _setup_matches(count: int, prefix: str, auto_roll: bool) -> dict:
+def _setup_matches(
+    count: int,
+    prefix: str,
+    auto_roll: bool,
+    turn_seconds: int | None = None,
+    length: int | None = None,
+) -> dict:
     from allauth.account.models import EmailAddress
     from django.db import transaction
     from django.test import Client
@@ -144,7 +150,11 @@ def _setup_matches(count: int, prefix: str, auto_roll: bool) -> dict:
     for index in range(count):
         creator, opponent = users[2 * index], users[2 * index + 1]
         match = services.match_create(
-            creator=creator, rated=False, turn_seconds=None, rule_set_name="traditional"
+            creator=creator,
+            rated=False,
+            turn_seconds=turn_seconds,
+            rule_set_name="traditional",
+            length=length,
         )
         services.match_accept(user=opponent, match_id=match.pk)
         matches.append({"id": match.pk, "cookies": [cookies[creator.pk], cookies[opponent.pk]]})
@@ -152,405 +162,55 @@ def _setup_matches(count: int, prefix: str, auto_roll: bool) -> dict:
     return {"matches": matches}
 
 
+def _make_user(username: str, password: str) -> dict:
+    """A user who can log in with a password (verified email), for login checks."""
+    from allauth.account.models import EmailAddress
+
+    from accounts.models import User
+
+    user = User.objects.create_user(username, f"{username}@bench.invalid", password)
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return {"id": user.pk}
+
+
+def _server_turns(match_ids: list[int]) -> list[dict]:
+    """Turns the server played for a mover out of time: when, against the turn's deadline."""
+    from games.models import Turn
+
+    turns = Turn.objects.filter(game__match_id__in=match_ids, by_server=True).select_related(
+        "game__match"
+    )
+    return [
+        {
+            "match": turn.game.match_id,
+            "finished_at": turn.finished_at.timestamp(),
+            # Without a reserve bank the deadline is the turn's start plus the turn time.
+            "late_seconds": (turn.finished_at - turn.started_at).total_seconds()
+            - turn.game.match.turn_seconds,
+        }
+        for turn in turns
+    ]
+
+
 def _read_matches(match_ids: list[int]) -> dict:
-    from games.models import Match
+    from games.models import Match, Phase, Turn
 
     result = {}
     for match in Match.objects.filter(pk__in=match_ids):
         game = match.games.order_by("-number").first()
+        # Steps the players made: the move log's turns, plus the turn in progress (a finished
+        # game's last turn is in the log already). Turns the server played are not theirs.
+        player_turns = Turn.objects.filter(game__match=match, by_server=False)
+        steps = sum(len(steps) for steps in player_turns.values_list("steps", flat=True))
+        steps += sum(len(g.steps) for g in match.games.exclude(phase=Phase.OVER))
         result[str(match.pk)] = {
             "version": match.version,
             "status": match.status,
             "board": list(game.board) if game is not None else None,
             "games": match.games.count(),
+            "player_steps": steps,
         }
     return result
-
-
-# =================================================================================================
-# The load generator (its own process: `python -m bench.live_load --client plan.json out.json`)
-# =================================================================================================
-
-
-class Stats:
-    def __init__(self) -> None:
-        self.rtt_ms: list[float] = []
-        self.errors: Counter[str] = Counter()
-        self.unexpected_closes: Counter[str] = Counter()
-        self.connect_failures: Counter[str] = Counter()
-        self.steps_sent = 0
-        self.rolls_sent = 0
-        self.acks = 0
-        self.turns = 0
-        self.games_finished = 0
-        self.resyncs = 0
-        self.stalls = 0
-        self.deliveries_expected = 0
-        self.deliveries_seen = 0
-        self.connect_ms: list[float] = []
-
-
-class MatchTrack:
-    def __init__(self, match_id: int, cookies: list[str]) -> None:
-        self.id = match_id
-        self.cookies = cookies
-        self.sockets: list[Player] = []
-        # version of the step event -> [sent at, step, sender seat, receivers still expected]
-        self.pending: dict[int, list] = {}
-
-
-class Player:
-    """One socket: a player (seat 0/1) or a spectator (seat None)."""
-
-    def __init__(self, client: LoadClient, match: MatchTrack, seat: int | None, port: int) -> None:
-        self.client = client
-        self.match = match
-        self.seat = seat
-        self.port = port
-        self.ws = None
-        self.version = -1
-        self.state: dict | None = None
-        self.awaiting_snapshot = False
-        self.acted_version: int | None = None
-        self.closing = False
-        self.closed = False
-        self.first_snapshot = asyncio.Event()
-        self.reader: asyncio.Task | None = None
-        self.actions: set[asyncio.Task] = set()
-        self.command_number = 0
-
-    @property
-    def role(self) -> str:
-        return "spectator" if self.seat is None else f"player{self.seat}"
-
-    async def connect(self) -> None:
-        from websockets.asyncio.client import connect
-
-        headers = {}
-        if self.seat is not None:
-            headers["Cookie"] = f"sessionid={self.match.cookies[self.seat]}"
-        started = time.perf_counter()
-        self.ws = await connect(
-            f"ws://127.0.0.1:{self.port}/ws/matches/{self.match.id}/",
-            origin=f"http://127.0.0.1:{self.port}",
-            additional_headers=headers,
-            open_timeout=60,
-            ping_interval=None,  # Daphne pings; a slow client pong must not be our close
-            close_timeout=5,
-        )
-        self.client.stats.connect_ms.append((time.perf_counter() - started) * 1000)
-        self.reader = asyncio.create_task(self.read())
-
-    async def send(self, payload: dict) -> None:
-        self.command_number += 1
-        payload["id"] = f"c{self.command_number}"
-        await self.ws.send(orjson.dumps(payload).decode())
-
-    async def read(self) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        stats = self.client.stats
-        try:
-            async for raw in self.ws:
-                now = time.perf_counter()
-                message = orjson.loads(raw)
-                kind = message.get("type")
-                if kind == "event":
-                    self.on_event(message, now)
-                elif kind == "snapshot":
-                    self.version = message["version"]
-                    self.state = message["state"]
-                    self.awaiting_snapshot = False
-                    if self.seat is not None and message["you"]["seat"] != self.seat:
-                        stats.errors["bench_wrong_seat"] += 1
-                    self.first_snapshot.set()
-                    self.maybe_act()
-                elif kind == "error":
-                    stats.errors[message.get("code", "?")] += 1
-                    self.client.note(f"{self.role} match {self.match.id}: error {message}")
-                    if self.seat is not None and not self.closing:
-                        self.acted_version = None
-                        await self.request_snapshot()
-                elif kind == "ack":
-                    stats.acks += 1
-        except ConnectionClosed:
-            pass
-        except Exception as error:  # noqa: BLE001 - counted, reported
-            stats.errors[f"bench_client_{type(error).__name__}"] += 1
-            self.client.note(f"{self.role} match {self.match.id}: reader failed: {error!r}")
-        finally:
-            self.closed = True
-            self.first_snapshot.set()
-            if not self.closing:
-                code = getattr(self.ws, "close_code", None)
-                stats.unexpected_closes[str(code)] += 1
-                self.client.note(f"{self.role} match {self.match.id}: closed, code {code}")
-
-    def on_event(self, message: dict, now: float) -> None:
-        stats = self.client.stats
-        version = message["version"]
-        if message.get("kind") == "step":
-            pending = self.match.pending.get(version)
-            if pending is not None and pending[2] != self.seat:
-                sent_at, step, _, waiting = pending
-                if message["detail"].get("step") == step and self in waiting:
-                    waiting.discard(self)
-                    stats.rtt_ms.append((now - sent_at) * 1000)
-                    stats.deliveries_seen += 1
-        if self.awaiting_snapshot:
-            return
-        if version != self.version + 1:
-            stats.resyncs += 1
-            asyncio.create_task(self.request_snapshot())
-            return
-        self.version = version
-        # Events carry `state.match` only when it changed (docs/protocol.md).
-        self.state = {"match": self.state["match"], **message["state"]}
-        if self.seat == 0:  # count each match's turns once
-            if message["kind"] == "turn":
-                stats.turns += 1
-            elif message["kind"] == "game_over":
-                stats.games_finished += 1
-        self.maybe_act()
-
-    async def request_snapshot(self) -> None:
-        if self.awaiting_snapshot or self.closed:
-            return
-        self.awaiting_snapshot = True
-        try:
-            await self.send({"type": "snapshot"})
-        except Exception:  # noqa: BLE001 - the reader reports the close
-            pass
-
-    def maybe_act(self) -> None:
-        if self.seat is None or self.client.stopping or self.state is None:
-            return
-        match, game = self.state["match"], self.state.get("game")
-        if match["status"] != "active" or game is None:
-            return
-        side = next(p["side"] for p in match["players"] if p["seat"] == self.seat)
-        if game["turn"] != side or self.acted_version == self.version:
-            return
-        if game["phase"] == "roll":
-            # With auto-roll the server rolls as the turn begins; roll by hand only if it has not
-            # (a match's first turn).
-            delay = self.client.step_interval if self.client.auto_roll else 0.0
-        elif game["phase"] == "move" and game["legal_steps"]:
-            interval = self.client.step_interval
-            delay = interval * random.uniform(0.8, 1.2)
-        else:
-            return
-        delay = max(delay, self.client.start_of(self) - time.monotonic())
-        self.acted_version = self.version
-        task = asyncio.create_task(self.act(self.version, delay))
-        self.actions.add(task)
-        task.add_done_callback(self.actions.discard)
-
-    async def act(self, version: int, delay: float) -> None:
-        stats = self.client.stats
-        try:
-            await asyncio.sleep(delay)
-            if (
-                self.client.stopping
-                or self.closed
-                or self.version != version
-                or self.awaiting_snapshot
-            ):
-                if self.version == version:
-                    self.acted_version = None
-                return
-            game = self.state["game"]
-            if game["phase"] == "roll":
-                await self.send({"type": "roll", "version": version})
-                stats.rolls_sent += 1
-            else:
-                step = random.choice(game["legal_steps"])
-                receivers = {s for s in self.match.sockets if s is not self}
-                self.match.pending[version + 1] = [time.perf_counter(), step, self.seat, receivers]
-                stats.deliveries_expected += len(receivers)
-                await self.send({"type": "step", "version": version, "step": step})
-                stats.steps_sent += 1
-            # Watchdog: the answer should move the version; if not, resynchronise.
-            deadline = time.monotonic() + STALL_SECONDS
-            while time.monotonic() < deadline and not self.client.stopping:
-                if self.version != version or self.closed:
-                    return
-                await asyncio.sleep(0.5)
-            if self.version == version and not self.client.stopping and not self.closed:
-                stats.stalls += 1
-                self.client.note(f"{self.role} match {self.match.id}: no answer at v{version}")
-                self.acted_version = None
-                await self.request_snapshot()
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:  # noqa: BLE001 - counted; the reader reports the close
-            stats.errors[f"bench_send_{type(error).__name__}"] += 1
-
-    def final(self) -> dict:
-        game = (self.state or {}).get("game") or {}
-        return {
-            "role": self.role,
-            "version": self.version,
-            "board": game.get("board"),
-            "closed": self.closed,
-        }
-
-
-class LoadClient:
-    def __init__(self, plan: dict) -> None:
-        self.plan = plan
-        self.stats = Stats()
-        self.step_interval = plan["step_interval"]
-        self.auto_roll = plan["auto_roll"]
-        self.stopping = False
-        self.load_started = 0.0
-        self.starts: dict[int, float] = {}
-        self.notes: list[str] = []
-        self.matches = [MatchTrack(m["id"], m["cookies"]) for m in plan["matches"]]
-
-    def note(self, text: str) -> None:
-        if len(self.notes) < 200:
-            self.notes.append(text)
-        if len(self.notes) <= 30:
-            print(f"[client] {text}", file=sys.stderr, flush=True)
-
-    def start_of(self, player: Player) -> float:
-        # Players begin at random moments within the first step interval (no thundering herd).
-        key = id(player)
-        if key not in self.starts:
-            self.starts[key] = self.load_started + random.uniform(0, self.step_interval)
-        return self.starts[key]
-
-    async def run(self) -> dict:
-        import psutil
-
-        ports = self.plan["ports"]
-        spectators = self.plan["spectators_per_match"]
-        all_sockets: list[Player] = []
-        index = 0
-        for match in self.matches:
-            for seat in [0, 1] + [None] * spectators:
-                player = Player(self, match, seat, ports[index % len(ports)])
-                index += 1
-                match.sockets.append(player)
-                all_sockets.append(player)
-
-        # Connect with bounded concurrency; nobody acts until everyone has a snapshot.
-        self.stopping = True
-        gate = asyncio.Semaphore(self.plan.get("connect_concurrency", 50))
-
-        async def open_one(player: Player) -> None:
-            async with gate:
-                try:
-                    await player.connect()
-                    await asyncio.wait_for(player.first_snapshot.wait(), 60)
-                except Exception as error:  # noqa: BLE001
-                    self.stats.connect_failures[type(error).__name__] += 1
-                    self.note(f"{player.role} match {player.match.id}: connect failed: {error!r}")
-
-        connect_started = time.monotonic()
-        await asyncio.wait_for(
-            asyncio.gather(*(open_one(p) for p in all_sockets)), self.plan["connect_timeout"]
-        )
-        connect_seconds = time.monotonic() - connect_started
-        print(f"[client] {len(all_sockets)} sockets open in {connect_seconds:.1f} s", file=sys.stderr,
-              flush=True)  # fmt: skip
-
-        watched = {}
-        for name, pid in self.plan.get("watch_pids", {}).items():
-            try:
-                watched[name] = psutil.Process(pid)
-            except psutil.Error:
-                pass
-        watched["client"] = psutil.Process()
-
-        def cpu_now() -> dict[str, float]:
-            result = {}
-            for name, process in watched.items():
-                try:
-                    total = sum(process.cpu_times()[:2])
-                    if name.startswith(("worker", "postgres")):
-                        for child in process.children(recursive=True):
-                            try:
-                                total += sum(child.cpu_times()[:2])
-                            except psutil.Error:
-                                pass
-                    result[name] = total
-                except psutil.Error:
-                    pass
-            return result
-
-        cpu_before = cpu_now()
-        psutil.cpu_percent(None)
-        self.load_started = time.monotonic()
-        self.stopping = False
-        for player in all_sockets:
-            if player.seat is not None and player.state is not None:
-                player.maybe_act()
-        deadline = self.load_started + self.plan["duration"]
-        last_print = time.monotonic()
-        steps_at_print = 0
-        while time.monotonic() < deadline:
-            await asyncio.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
-            if time.monotonic() - last_print >= 10:
-                recent = sorted(self.stats.rtt_ms[-2000:])
-                print(
-                    f"[client] t={time.monotonic() - self.load_started:.0f}s "
-                    f"steps={self.stats.steps_sent} (+{self.stats.steps_sent - steps_at_print}) "
-                    f"rtt p50={percentile(recent, .5):.1f} p99={percentile(recent, .99):.1f} ms "
-                    f"errors={sum(self.stats.errors.values())} closes={sum(self.stats.unexpected_closes.values())}",
-                    file=sys.stderr, flush=True,
-                )  # fmt: skip
-                last_print, steps_at_print = time.monotonic(), self.stats.steps_sent
-        self.stopping = True
-        elapsed = time.monotonic() - self.load_started
-        cpu_after = cpu_now()
-        machine_cpu = psutil.cpu_percent(None)
-        await asyncio.sleep(self.plan["settle"])
-
-        finals = {str(m.id): [s.final() for s in m.sockets] for m in self.matches}
-        for player in all_sockets:
-            player.closing = True
-            for task in list(player.actions):
-                task.cancel()
-
-        async def close_one(player: Player) -> None:
-            if player.ws is not None:
-                try:
-                    await asyncio.wait_for(player.ws.close(), 10)
-                except Exception:  # noqa: BLE001
-                    pass
-
-        await asyncio.gather(*(close_one(p) for p in all_sockets))
-        readers = [p.reader for p in all_sockets if p.reader is not None]
-        if readers:
-            await asyncio.wait(readers, timeout=10)
-        stats = self.stats
-        missing = sum(len(p[3]) for m in self.matches for p in m.pending.values())
-        return {
-            "sockets": len(all_sockets),
-            "connect_seconds": connect_seconds,
-            "connect_ms": sorted(stats.connect_ms),
-            "elapsed": elapsed,
-            "rtt_ms": stats.rtt_ms,
-            "errors": dict(stats.errors),
-            "unexpected_closes": dict(stats.unexpected_closes),
-            "connect_failures": dict(stats.connect_failures),
-            "steps_sent": stats.steps_sent,
-            "rolls_sent": stats.rolls_sent,
-            "acks": stats.acks,
-            "turns": stats.turns,
-            "games_finished": stats.games_finished,
-            "resyncs": stats.resyncs,
-            "stalls": stats.stalls,
-            "deliveries_expected": stats.deliveries_expected,
-            "deliveries_seen": stats.deliveries_seen,
-            "deliveries_missing": missing,
-            "cpu_seconds": {k: cpu_after[k] - cpu_before.get(k, 0.0) for k in cpu_after},
-            "machine_cpu_percent": machine_cpu,
-            "finals": finals,
-            "notes": self.notes,
-        }
 
 
 def client_main(plan_path: str, output_path: str) -> int:
@@ -581,13 +241,18 @@ def client_main(plan_path: str, output_path: str) -> int:
 class Children:
     """Child processes in their own process groups, stopped SIGTERM -> SIGKILL."""
 
-    def __init__(self) -> None:
+    def __init__(self, log_dir: Path = LOG_DIR) -> None:
         self.processes: dict[str, subprocess.Popen] = {}
         self.logs: list = []
+        self.log_dir = log_dir
+        self.started: set[str] = set()
 
     def start(self, name: str, command: list[str], environment: dict[str, str]) -> subprocess.Popen:
-        LOG_DIR.mkdir(parents=True, exist_ok=True)
-        log_file = open(LOG_DIR / f"{name}.log", "wb")  # noqa: SIM115 - closed in stop_all
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        # A process started again (a restart drill) appends to its earlier lines.
+        mode = "ab" if name in self.started else "wb"
+        self.started.add(name)
+        log_file = open(self.log_dir / f"{name}.log", mode)  # noqa: SIM115 - closed in close_logs
         self.logs.append(log_file)
         process = subprocess.Popen(
             command, cwd=ROOT, env=environment, stdin=subprocess.DEVNULL, stdout=log_file,
@@ -609,11 +274,14 @@ class Children:
             handle.close()
 
 
-def run_django_task(task: str, payload: dict, environment: dict[str, str], timeout: float) -> dict:
+def run_django_task(
+    task: str, payload: dict, environment: dict[str, str], timeout: float, log_dir: Path = LOG_DIR
+) -> dict:
+    log_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
         input_path, output_path = Path(folder) / "in.json", Path(folder) / "out.json"
         input_path.write_text(json.dumps(payload))
-        with open(LOG_DIR / f"{task}.log", "wb") as log_file:
+        with open(log_dir / f"{task}.log", "wb") as log_file:
             process = subprocess.Popen(
                 [sys.executable, "-m", "bench.live_load", "--django-task", task,
                  str(input_path), str(output_path)],
@@ -627,7 +295,7 @@ def run_django_task(task: str, payload: dict, environment: dict[str, str], timeo
                 process.wait()
                 raise
         if code != 0:
-            raise RuntimeError(f"{task} failed (exit {code}); see {LOG_DIR / (task + '.log')}")
+            raise RuntimeError(f"{task} failed (exit {code}); see {log_dir / (task + '.log')}")
         return json.loads(output_path.read_text())
 
 
@@ -776,10 +444,9 @@ def orchestrate(arguments) -> int:
                 environment,
             )  # fmt: skip
             watch["worker"] = worker.pid
-            if services.postgres is not None and services.postgres._server is not None:
-                watch["postgres"] = services.postgres._server.get_pid()
-            if services.redis is not None and services.redis._process is not None:
-                watch["redis"] = services.redis._process.pid
+            for name, server in (("postgres", services.postgres), ("redis", services.redis)):
+                if server is not None and server.pid is not None:
+                    watch[name] = server.pid
             for index, port in enumerate(ports):
                 wait_healthy(port, children.processes[f"daphne-{index}"], START_TIMEOUT)
             log.info("servers healthy on ports %s", ports)

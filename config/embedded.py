@@ -55,6 +55,11 @@ class EmbeddedPostgres:
         # dj-database-url reads a percent-encoded host as a unix-socket directory.
         return f"postgres://postgres@{quote(str(socket_dir), safe='')}/{DATABASE_NAME}"
 
+    @property
+    def pid(self) -> int | None:
+        """The postmaster's process id while running (benchmarks watch its memory and CPU)."""
+        return self._server.get_pid() if self._server is not None else None
+
     def stop(self) -> None:
         if self._server is not None:
             self._server.cleanup()
@@ -68,6 +73,10 @@ class EmbeddedRedis:
         self.data_dir = data_dir
         self.throwaway = throwaway
         self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
 
     @property
     def socket_path(self) -> Path:

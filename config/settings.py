@@ -7,6 +7,7 @@ requires SECRET_KEY and turns on the secure-cookie / proxy settings; see README 
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -68,6 +69,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.metrics.RequestMetricsMiddleware",  # first: it times everything after it
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -179,6 +181,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# With JSON logs the worker keeps Django's LOGGING instead of installing its own plain format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = os.environ.get("LOG_FORMAT", "plain") != "json"
 # Exactly one beat process runs these (README "Production").
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-deadlines": {
@@ -317,11 +321,35 @@ if SECURE_HSTS_SECONDS == 0:
 elif not SECURE_HSTS_INCLUDE_SUBDOMAINS or not SECURE_HSTS_PRELOAD:
     SILENCED_SYSTEM_CHECKS += ["security.W005", "security.W021"]
 
+# /metrics (config/metrics_view.py): who may read it. Addresses or networks; a token as well,
+# for a scraper on another machine (Authorization: Bearer <token>).
+METRICS_ALLOWED_IPS = env_list("METRICS_ALLOWED_IPS", "127.0.0.1,::1")
+try:
+    METRICS_ALLOWED_NETWORKS = [ipaddress.ip_network(item) for item in METRICS_ALLOWED_IPS]
+except ValueError as error:
+    raise ImproperlyConfigured(f"METRICS_ALLOWED_IPS: {error}") from None
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+
+# LOG_FORMAT=json (production, deploy/nardy.env.example): one JSON object per line, with the
+# match and user of the socket on every line logged while it plays (config/log_format.py).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain")
+if LOG_FORMAT not in {"plain", "json"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be plain or json, got {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "config.log_format.JsonFormatter"},
+    },
+    "filters": {"play": {"()": "config.log_format.PlayContextFilter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["play"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }

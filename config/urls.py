@@ -2,7 +2,7 @@ from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
-from config import views
+from config import metrics_view, views
 
 # The admin's own login form has no rate limit (issue 10: 25 wrong passwords in a row were
 # accepted): send it through allauth's login, whose failed-login and per-address limits apply.
@@ -12,6 +12,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
     path("healthz", views.healthz, name="healthz"),
+    path("metrics", metrics_view.metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

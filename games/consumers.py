@@ -19,6 +19,8 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.consumers import SiteSocket, echo_id
+from config import metrics
+from config.log_format import bind_play
 from config.wire import json_text
 from games import presence, selectors, services
 from games.events import (
@@ -112,6 +114,8 @@ class MatchSocket(SiteSocket):
 
     async def on_open(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        user = self.user
+        bind_play(match_id=self.match_id, user_id=user.pk if user else None)
         self._snapshot_lock = asyncio.Lock()
         self._snapshot_requests: deque[float] = deque()
         # Join first, then read: an event committed in between is held, then dropped by version
@@ -232,6 +236,7 @@ class MatchSocket(SiteSocket):
                 reply_to=message,
             )  # fmt: skip
             return
+        started = time.perf_counter()
         match, published, failure = await _run_command(self, command, user)
         try:
             if isinstance(failure, services.CommandError):
@@ -242,6 +247,7 @@ class MatchSocket(SiteSocket):
                 # The ack first: the sender's own event then follows it, through the hub.
                 await self.send_json({"type": "ack", "id": command.id, "version": match.version})
         finally:
+            metrics.command_done(command.type, failure, time.perf_counter() - started)
             # Whatever happened to the ack (the sender gone, a frame that failed), what the
             # command committed reaches the opponent and the spectators (issue 10).
             for match_id, events, lobby in published:
@@ -269,6 +275,13 @@ class MatchSocket(SiteSocket):
         elif not await self._send_events(message):
             # A gap (two commands' events published out of order): a fresh snapshot instead.
             self._held = [message]
+            self._resync = asyncio.create_task(self._resynchronise())
+
+    async def match_resync(self, message: dict[str, Any]) -> None:
+        """The hub's Redis subscription was gone for a while (games/hub.py): events may have been
+        missed with no gap to show it, so a fresh snapshot, unless one is on its way already."""
+        if self._held is None and self._resync is None:
+            self._held = []
             self._resync = asyncio.create_task(self._resynchronise())
 
     async def _resynchronise(self) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import weakref
 from typing import Any, Protocol
@@ -65,9 +66,11 @@ class MatchHub:
                 self.sockets[match_id] = set()
             self.sockets[match_id].add(socket)
             if not self.tasks:
+                # A context of their own: they serve every socket, so they must not log with the
+                # match and user of the socket that happened to start them (config/log_format.py).
                 self.tasks = [
-                    asyncio.create_task(self._relay(self.pubsub)),
-                    asyncio.create_task(self._refresh_presence()),
+                    asyncio.create_task(self._relay(self.pubsub), context=contextvars.Context()),
+                    asyncio.create_task(self._refresh_presence(), context=contextvars.Context()),
                 ]
 
     async def leave(self, match_id: int, socket: HubSocket) -> None:
@@ -90,17 +93,35 @@ class MatchHub:
             await pubsub.aclose()
 
     async def _relay(self, pubsub) -> None:
+        lost = False
         with contextlib.suppress(asyncio.CancelledError):
             while True:
                 try:
+                    if lost:
+                        # Reconnected (redis-py subscribes again on connect): whatever was
+                        # published while the subscription was gone reached nobody here, and a
+                        # socket that missed its match's last event sees no gap. Every socket
+                        # gets a fresh snapshot (issue 20's Redis restart drill).
+                        await pubsub.ping()
+                        lost = False
+                        await self._deliver_to_all({"type": "match.resync"})
                     async for received in pubsub.listen():
                         await self._deliver(received)
                     await asyncio.sleep(0.05)  # subscribed to nothing for a moment
                 except asyncio.CancelledError:
                     raise
-                except Exception:  # Redis away: the sockets resynchronise by version later
+                except Exception:  # Redis away: try again in a second, then resynchronise
                     log.exception("match hub: reading from Redis failed")
+                    lost = True
                     await asyncio.sleep(1)
+
+    async def _deliver_to_all(self, message: dict[str, Any]) -> None:
+        for match_id in tuple(self.sockets):
+            for socket in tuple(self.sockets.get(match_id, ())):
+                try:
+                    await socket.dispatch(message)
+                except Exception:  # one broken socket must not starve the others
+                    log.exception("match %s: relaying %s failed", match_id, message["type"])
 
     async def _deliver(self, received: dict[str, Any]) -> None:
         if received.get("type") != "message":

@@ -227,7 +227,12 @@ class Match(models.Model):
                 name="match_one_open_challenge_per_player",
             ),
         ]
-        indexes = [models.Index(fields=["status", "-created_at"], name="match_status_created")]
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="match_status_created"),
+            # A player's matches, newest first, one ordered scan per seat (selectors.PlayerMatches).
+            models.Index(fields=["creator", "-created_at"], name="match_creator_created"),
+            models.Index(fields=["opponent", "-created_at"], name="match_opponent_created"),
+        ]
 
     def __str__(self) -> str:
         opponent = self.opponent.username if self.opponent_id else "…"

@@ -153,6 +153,35 @@ def player_matches(user) -> QuerySet[Match]:
     )
 
 
+class PlayerMatches:
+    """A player's matches (player_matches), newest first, for a Paginator: each page is merged
+    from the player's matches as creator and as opponent, each an ordered scan of its own index,
+    and the size is the two counts. `creator OR opponent ORDER BY created_at` read and sorted every
+    match of the player for each page (44 ms for 5,000 matches, bench/leaderboards.py)."""
+
+    def __init__(self, user) -> None:
+        self.user = user
+
+    def _seat(self, seat: str) -> QuerySet[Match]:
+        return Match.objects.filter(**{seat: self.user}).exclude(status=MatchStatus.CANCELLED)
+
+    def count(self) -> int:
+        return self._seat("creator").count() + self._seat("opponent").count()
+
+    def __getitem__(self, window: slice) -> list[Match]:
+        top = window.stop
+        if not top:  # no matches: Paginator asks for [0:0]
+            return []
+        newest = [
+            self._seat(seat).order_by("-created_at", "-pk").values_list("created_at", "pk")[:top]
+            for seat in ("creator", "opponent")
+        ]
+        page = newest[0].union(newest[1], all=True).order_by("-created_at", "-pk")[window]
+        ids = [pk for _, pk in page]
+        found = Match.objects.select_related("creator", "opponent", "winner").in_bulk(ids)
+        return [found[pk] for pk in ids]
+
+
 def player_open_match(user) -> Match | None:
     return player_matches(user).filter(status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE]).first()
 

@@ -16,6 +16,8 @@ from datetime import datetime
 
 from celery import shared_task
 
+from config.log_format import play_logging
+
 log = logging.getLogger(__name__)
 
 
@@ -28,7 +30,8 @@ def schedule_deadline(match_id: int, game_id: int, turn_number: int, deadline: d
 def enforce_deadline(match_id: int, game_id: int, turn_number: int) -> None:
     from games.services import game_deadline_enforce
 
-    wait = game_deadline_enforce(match_id=match_id, game_id=game_id, turn_number=turn_number)
+    with play_logging(match_id=match_id):
+        wait = game_deadline_enforce(match_id=match_id, game_id=game_id, turn_number=turn_number)
     if wait is not None:  # woken early (clock skew between hosts): never act before the deadline
         enforce_deadline.apply_async((match_id, game_id, turn_number), countdown=wait)
 
@@ -40,9 +43,10 @@ def sweep_deadlines() -> int:
     enforced = 0
     for match_id, game_id, turn_number in game_deadlines_due():
         try:
-            game_deadline_enforce(
-                match_id=match_id, game_id=game_id, turn_number=turn_number, skip_locked=True
-            )
+            with play_logging(match_id=match_id):
+                game_deadline_enforce(
+                    match_id=match_id, game_id=game_id, turn_number=turn_number, skip_locked=True
+                )
             enforced += 1
         except Exception:  # one broken match must not stop the others being enforced
             log.exception("enforcing the deadline of match %s failed", match_id)

@@ -45,19 +45,21 @@ class Rating(models.Model):
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
         indexes = [
-            # The rating board: established players by rating (ratings/selectors.py).
+            # The boards' keys, every column ascending (the descending ones negated) so that a
+            # row comparison seeks a page's first row (keyset paging, ratings/selectors.py).
+            # The rating board: established players by rating.
             models.Index(
-                F("rating").desc(),
-                "user",
-                name="rating_board",
+                -F("rating"),
+                F("user"),
+                name="rating_board_key",
                 condition=Q(experience__gte=elo.PROVISIONAL_EXPERIENCE),
             ),
             # The all-time wins board: more wins, then fewer matches (the Omerta board).
             models.Index(
-                F("wins").desc(),
-                "matches",
-                "user",
-                name="rating_wins_board",
+                -F("wins"),
+                F("matches"),
+                F("user"),
+                name="rating_wins_board_key",
                 condition=Q(wins__gt=0),
             ),
         ]
@@ -150,8 +152,14 @@ class PeriodWins(models.Model):
         verbose_name = _("wins in a period")
         verbose_name_plural = _("wins in a period")
         indexes = [
+            # Keyset order as on Rating's boards (ratings/selectors.py).
             models.Index(
-                "period", "starts_on", F("wins").desc(), "matches", "user", name="period_wins_board"
+                F("period"),
+                F("starts_on"),
+                -F("wins"),
+                F("matches"),
+                F("user"),
+                name="period_wins_board_key",
             )
         ]
         constraints = [

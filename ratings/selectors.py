@@ -1,11 +1,14 @@
 """Rating reads: current ratings, and the leaderboards (issue #13).
 
-Every board is one indexed ordering over one table (ratings.models): the page is a slice of it, a
-player's rank is one count of the rows ordered before theirs, so each page costs the same few
-queries however many players there are. The counts (board size, a player's rank) touch every row
-of the board, so they are cached for BOARD_COUNT_SECONDS (bench/leaderboards.py: with 100,000
-players each count costs more than the rest of the page); a rank is cached under the values that
-place the row, so a player whose rating or wins changed gets a fresh one.
+Every board is one indexed ordering over one table (ratings.models), its key a row of ascending
+values (the descending ones negated) that a B-tree index holds as is. A page is keyset-paged: the
+key of each page's first row is listed once (Board.page_starts, one window-function pass over the
+board, cached for BOARD_COUNT_SECONDS with the board's size), and page k is the 50 rows whose key
+is >= the k-th start, an index range scan however deep the page (OFFSET made page 200 scan and
+join 10,000 rows: bench/leaderboards.py). A player's rank is one count of the rows whose key is
+smaller, cached under the key, so a player whose rating or wins changed gets a fresh one.
+The trade-off: for up to BOARD_COUNT_SECONDS a page starts at the row that held its first place
+when the starts were listed, so a player who moved meanwhile can show on two pages or none.
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Q, QuerySet
+from django.db.models import Count, F, Field, Func, QuerySet, Value, Window
+from django.db.models.functions import RowNumber
+from django.db.models.lookups import GreaterThanOrEqual, LessThan
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -29,6 +34,15 @@ ACTIVE_DAYS = 90
 BOARD_COUNT_SECONDS = 60
 BOARD_CACHE_PREFIX = "board"
 SEARCH_CANDIDATES = 200
+PAGE_SIZE = 50
+
+
+class Row(Func):
+    """A row value, ROW(a, b, ...): PostgreSQL compares two of them column by column, and serves
+    the comparison from a B-tree on the same columns as one range (keyset paging)."""
+
+    function = "ROW"
+    output_field = Field()
 
 
 def ratings_of(user_ids: list[int]) -> dict[int, int]:
@@ -47,39 +61,64 @@ class Board:
     slug: str
     title: Any
     description: Any
-    # The board's order, most important first; each is (field, descending). The last is the user
-    # id, so every row has one place.
-    order: tuple[tuple[str, bool], ...]
+    # The board's key, every part ascending (a descending one negated), most important first; the
+    # last is the user id, so every row has one place. The board's index holds the same key.
+    key: tuple[Any, ...]
     rows: Callable[[], QuerySet]
 
+    def keyed(self) -> QuerySet:
+        """The board's rows in order, each with its key as key_0, key_1, ..."""
+        keys = {f"key_{index}": part for index, part in enumerate(self.key)}
+        return self.rows().alias(**keys).annotate(**{name: F(name) for name in keys})
+
     def ordered(self) -> QuerySet:
-        return self.rows().order_by(*[f"-{name}" if desc else name for name, desc in self.order])
+        return self.keyed().order_by(*self.key)
+
+    def key_of(self, row: Any) -> tuple[Any, ...]:
+        return tuple(getattr(row, f"key_{index}") for index in range(len(self.key)))
 
     def _cache_key(self, *parts: object) -> str:
         # A new week or month is a new board (and so are new keys).
         starts = period_starts(timezone.now()).values()
         return ":".join([BOARD_CACHE_PREFIX, self.slug, *map(str, starts), *map(str, parts)])
 
-    def _counted(self, key: str, count: Callable[[], int]) -> int:
+    def _counted(self, key: str, count: Callable[[], Any]) -> Any:
         if BOARD_COUNT_SECONDS <= 0:
             return count()
         return cache.get_or_set(self._cache_key(key), count, BOARD_COUNT_SECONDS)
 
+    def _page_starts(self) -> tuple[int, list[tuple[Any, ...]]]:
+        numbered = self.keyed().annotate(
+            position=Window(RowNumber(), order_by=list(self.key)), size=Window(Count("pk"))
+        )
+        firsts = numbered.annotate(slot=(F("position") - 1) % PAGE_SIZE).filter(slot=0)
+        names = [f"key_{index}" for index in range(len(self.key))]
+        rows = list(firsts.order_by("position").values_list("size", *names))
+        return (rows[0][0] if rows else 0), [tuple(row[1:]) for row in rows]
+
+    def page_starts(self) -> tuple[int, list[tuple[Any, ...]]]:
+        """(board size, the key of each page's first row), cached for BOARD_COUNT_SECONDS."""
+        return self._counted("pages", self._page_starts)
+
     def size(self) -> int:
-        """How many rows the board has (cached for BOARD_COUNT_SECONDS)."""
-        return self._counted("size", lambda: self.rows().count())
+        return self.page_starts()[0]
+
+    def page(self, number: int) -> QuerySet:
+        """Page `number` (from 1) of board_listing: an index range from the page's first key."""
+        starts = self.page_starts()[1]
+        if number > len(starts):
+            return board_listing(self).none()
+        start = Row(*map(Value, starts[number - 1]))
+        return board_listing(self).filter(GreaterThanOrEqual(Row(*self.key), start))[:PAGE_SIZE]
 
     def rank_of(self, row: Any) -> int:
-        """1 + the number of rows ordered before `row` (one count on the board's index, cached
-        for BOARD_COUNT_SECONDS under the row's own values)."""
-        before = Q()
-        equal: dict[str, Any] = {}
-        for name, descending in self.order:
-            value = getattr(row, name)
-            before |= Q(**equal, **{f"{name}__{'gt' if descending else 'lt'}": value})
-            equal[name] = value
-        key = ":".join(["rank", *map(str, equal.values())])
-        return self._counted(key, lambda: self.rows().filter(before).count() + 1)
+        """1 + the number of rows whose key is smaller than `row`'s (one count on the board's
+        index, cached for BOARD_COUNT_SECONDS under the key)."""
+        key = self.key_of(row)
+        before = LessThan(Row(*self.key), Row(*map(Value, key)))
+        return self._counted(
+            ":".join(["rank", *map(str, key)]), lambda: self.rows().filter(before).count() + 1
+        )
 
     def row_of(self, user_id: int) -> Any | None:
         return board_listing(self).filter(user_id=user_id).first()
@@ -111,28 +150,28 @@ BOARDS: dict[str, Board] = {
             "rating",
             _("Rating"),
             _("Established players (experience 50 or more) rated in the last 90 days."),
-            (("rating", True), ("user_id", False)),
+            (-F("rating"), F("user_id")),
             _rating_rows,
         ),
         Board(
             "wins",
             _("Wins"),
             _("Rated matches won, all time; fewer matches played ranks higher on a tie."),
-            (("wins", True), ("matches", False), ("user_id", False)),
+            (-F("wins"), F("matches"), F("user_id")),
             _wins_rows,
         ),
         Board(
             "week",
             _("This week"),
             _("Rated matches won since Monday; fewer matches played ranks higher on a tie."),
-            (("wins", True), ("matches", False), ("user_id", False)),
+            (-F("wins"), F("matches"), F("user_id")),
             _period_rows(Period.WEEK),
         ),
         Board(
             "month",
             _("This month"),
             _("Rated matches won this month; fewer matches played ranks higher on a tie."),
-            (("wins", True), ("matches", False), ("user_id", False)),
+            (-F("wins"), F("matches"), F("user_id")),
             _period_rows(Period.MONTH),
         ),
     )

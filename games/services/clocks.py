@@ -13,6 +13,7 @@ from functools import partial
 from django.db import transaction
 from django.utils import timezone
 
+from config import metrics
 from games.models import Game, Match, MatchStatus, Phase
 from games.rules import match as engine
 from games.services.context import locked, server_dice
@@ -49,6 +50,7 @@ def game_deadline_enforce(
         remaining = (game.turn_deadline - context.now).total_seconds()
         if remaining > 0:
             return remaining
+        transaction.on_commit(lambda: metrics.deadline_enforced(-remaining, by_sweep=skip_locked))
         context.run(
             lambda state: engine.timeout(
                 state, dice=server_dice(), now=context.now, auto_roll=context.auto_roll_seats()

@@ -8,6 +8,8 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -138,6 +140,15 @@ def test_pagination_and_own_row_off_the_page(client, django_assert_max_num_queri
     assert "Page 1 of 2" in first
     second = rows(client.get(board_url(), {"page": 2}).content.decode())
     assert second == [(rank, f"p{rank - 1:03}") for rank in range(PER_PAGE + 1, PER_PAGE + 8)]
+    # A deep page is an index range from its first row's key, never an OFFSET scan; ties on the
+    # rating are told apart by the user id, also across the page boundary.
+    with CaptureQueriesContext(connection) as queries:
+        client.get(board_url(), {"page": 2})
+    assert not any("OFFSET" in query["sql"] for query in queries.captured_queries)
+    assert any("ROW(" in query["sql"] for query in queries.captured_queries)
+    Rating.objects.filter(user__in=players).update(rating="1800")
+    tied = rows(client.get(board_url(), {"page": 2}).content.decode())
+    assert tied == [(rank, f"p{rank - 1:03}") for rank in range(PER_PAGE + 1, PER_PAGE + 8)]
     # Hostile page numbers fall back to a real page.
     for page in ("0", "-3", "999", "abc", "1e9", "%00"):
         response = client.get(board_url(), {"page": page})
@@ -149,7 +160,7 @@ def test_search_jumps_to_the_players_page(client):
         rated_player(f"s{index:03}", str(2000 - index))
     html = client.get(board_url(), {"player": "s052"}).content.decode()
     assert (PER_PAGE + 3, "s052") in rows(html)
-    assert 'class=" found"' in html
+    assert 'class="found"' in html
     prefix = rows(client.get(board_url(), {"player": "S05"}).content.decode())
     assert (PER_PAGE + 1, "s050") in prefix  # case-insensitive prefix: the best ranked match
     for hostile in ("nobody", "%", "_", "x" * 5000, "<script>", "\x00"):

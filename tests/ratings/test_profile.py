@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Game
 from ratings import chart
@@ -146,3 +147,30 @@ def test_a_long_history_is_thinned_by_the_database(two_players):
     # Evenly: no gap between kept points is more than twice the average one.
     gaps = [(b - a).total_seconds() for a, b in zip(times[1:], times[2:], strict=False)]
     assert max(gaps) <= 2 * sum(gaps) / len(gaps)
+
+
+def test_match_list_merges_both_seats_newest_first_across_pages(client, two_players):
+    from games.models import Match
+    from games.selectors import PlayerMatches
+
+    anna, boris = two_players
+    carla = make_user("carla", password=None)
+    start = timezone.now() - datetime.timedelta(days=1)
+    made = []
+    for index in range(65):  # anna alternates seats: creator, opponent, ... (three pages of 30)
+        match = finished_match(anna, boris if index % 2 else carla, rated=False)
+        if index % 2:
+            Match.objects.filter(pk=match.pk).update(creator=boris, opponent=anna)
+        Match.objects.filter(pk=match.pk).update(
+            created_at=start + datetime.timedelta(minutes=index)
+        )
+        made.append(match.pk)
+    cancelled = finished_match(anna, boris, rated=False)
+    Match.objects.filter(pk=cancelled.pk).update(status="cancelled")
+    newest_first = made[::-1]
+    listed = PlayerMatches(anna)
+    assert listed.count() == 65
+    assert [m.pk for m in listed[0:30]] + [m.pk for m in listed[30:60]] == newest_first[:60]
+    assert [m.pk for m in listed[60:90]] == newest_first[60:]
+    html = client.get(reverse("profile", args=[anna.username]), {"page": 3}).content.decode()
+    assert re.findall(r'data-match-id="(\d+)"', html) == [str(pk) for pk in newest_first[60:]]
