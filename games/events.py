@@ -10,7 +10,6 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -19,13 +18,10 @@ import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
-from django.utils import timezone
 
 from config import metrics
 from config.redis_client import client
 from config.wire import json_text
-from games.protocol import game_state, match_section
 
 LOBBY_GROUP = "lobby"
 
@@ -38,64 +34,6 @@ def match_channel(match_id: int) -> str:
 def match_of_channel(channel: bytes | str) -> int:
     text = channel.decode() if isinstance(channel, bytes) else channel
     return int(text.rsplit(":", 1)[1])
-
-
-@dataclass
-class MatchContext:
-    """A locked match and its current game, plus the events recorded."""
-
-    match: Any
-    game: Any | None
-    usernames: dict[int, str]
-    ratings: dict[int, int]
-    auto_roll: set[int] = field(default_factory=set)  # players who roll automatically
-    inactive: set[int] = field(default_factory=set)  # players whose account is deactivated
-    events: list[dict[str, Any]] = field(default_factory=list)
-    # Move-log rows made by the command, written with its updates (rows.save(new=...)).
-    new_rows: list[Any] = field(default_factory=list)
-    lobby_changed: bool = False
-    # The turn that was open when the match was locked: when another one is open at the end of the
-    # command, its deadline gets a Celery task (games/tasks.py) after commit.
-    turn_at_start: tuple[int, int] | None = None
-
-    # `state.match` as the clients last got it (set when the match is locked): events carry it
-    # only when it changed (docs/protocol.md).
-    match_sent: dict[str, Any] | None = None
-
-    def current_match_section(self) -> dict[str, Any]:
-        return match_section(self.match, self.game, usernames=self.usernames, ratings=self.ratings)
-
-    def record(self, kind: str, detail: dict[str, Any]) -> None:
-        """Bump the version and keep the event with the state as it is now: the game, and the
-        match when it changed. The move log is left out: `turn` events carry each new entry."""
-        self.match.version += 1
-        state: dict[str, Any] = {"game": game_state(self.match, self.game, timezone.now())}
-        section = self.current_match_section()
-        if section != self.match_sent:
-            state["match"] = self.match_sent = section
-        self.events.append(
-            {"type": "event", "version": self.match.version, "kind": kind, "detail": detail,
-             "state": state}
-        )  # fmt: skip
-
-    def open_turn(self) -> tuple[int, int] | None:
-        game = self.game
-        if game is None or game.phase == "over" or self.match.status != "active":
-            return None
-        return (game.pk, game.turn_number)
-
-    def publish_on_commit(self) -> None:
-        events = list(self.events)
-        match_id = self.match.pk
-        lobby = self.lobby_changed
-        if events or lobby:
-            transaction.on_commit(lambda: publish(match_id, events, lobby=lobby))
-        turn = self.open_turn()
-        deadline = self.game.turn_deadline if self.game is not None else None
-        if turn is not None and turn != self.turn_at_start and deadline is not None:
-            from games.tasks import schedule_deadline
-
-            transaction.on_commit(lambda: schedule_deadline(match_id, *turn, deadline))
 
 
 # A consumer's worker thread collects what its service call publishes and sends it from the event

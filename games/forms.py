@@ -1,5 +1,6 @@
 from django import forms
 from django.utils.functional import lazy
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -10,6 +11,16 @@ from games.models import (
     HeadException,
     Opening,
     RuleSetName,
+)
+from games.rules.ruleset import PRESETS
+
+# "Traditional 1, Tournament 5": each preset's usual length, from the engine's presets.
+USUAL = format_lazy(
+    ", ".join(["{}"] * len(RuleSetName.choices)),
+    *[
+        format_lazy("{label} {length}", label=label, length=PRESETS[value].match_length)
+        for value, label in RuleSetName.choices
+    ],
 )
 
 
@@ -38,7 +49,7 @@ class MatchCreateForm(forms.Form):
     length = forms.TypedChoiceField(
         label=_("Match length"),
         coerce=int,
-        choices=[("", _("the rule set's usual length (Traditional 1, Tournament 5)"))]
+        choices=[("", format_lazy(_("the rule set's usual length ({lengths})"), lengths=USUAL))]
         + [(length, points_label(length)) for length in MATCH_LENGTHS],
         required=False,
         empty_value=None,

@@ -17,26 +17,67 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import RuleSet, rule_set
+from games.rules.ruleset import (
+    HEAD_EXCEPTIONS,
+    MATCH_LENGTHS,
+    OPENING_MODES,
+    RULE_SET_NAMES,
+    SIX_BLOCK_MODES,
+)
+
+# The Match columns of each engine rule option (RuleSet field -> column): `Match.rules` reads
+# them, `rule_columns` writes them.
+RULE_COLUMNS = {
+    "six_block": "six_block",
+    "head_exception": "head_exception",
+    "opening": "opening",
+    "undo_allowed": "undo_allowed",
+    "match_length": "length",
+}
 
 
-class RuleSetName(models.TextChoices):
-    TRADITIONAL = "traditional", _("Traditional")
-    TOURNAMENT = "tournament", _("Tournament")
+def rule_columns(rules: RuleSet) -> dict[str, object]:
+    """A Match row's rule columns for an engine rule set."""
+    return {column: getattr(rules, option) for option, column in RULE_COLUMNS.items()}
 
 
-class SixBlock(models.TextChoices):
-    END_OF_TURN = "end_of_turn", _("checked at the end of the turn")
-    EVERY_STEP = "every_step", _("checked at every step")
+def _engine_choices(name: str, values: tuple[str, ...], labels: dict[str, str]):
+    """TextChoices whose values are the engine's vocabulary (games/rules/ruleset.py); the labels
+    are the site's words. A value without a label, or a label without a value, fails at import."""
+    if set(labels) != set(values):
+        raise ValueError(f"{name}: labels {sorted(labels)} do not match the engine's {values}")
+    return models.TextChoices(name, [(value.upper(), (value, labels[value])) for value in values])
 
 
-class HeadException(models.TextChoices):
-    CLASSIC = "classic", _("classic (6-6, 4-4, 3-3 on the first turn)")
-    GENERALISED = "generalised", _("generalised (also when one head checker is blocked)")
-
-
-class Opening(models.TextChoices):
-    REROLL = "reroll", _("the starter rolls again")
-    PLAY_ROLL = "play_roll", _("the starter plays the opening roll")
+RuleSetName = _engine_choices(
+    "RuleSetName",
+    RULE_SET_NAMES,
+    {"traditional": _("Traditional"), "tournament": _("Tournament")},
+)
+SixBlock = _engine_choices(
+    "SixBlock",
+    SIX_BLOCK_MODES,
+    {
+        "end_of_turn": _("checked at the end of the turn"),
+        "every_step": _("checked at every step"),
+    },
+)
+HeadException = _engine_choices(
+    "HeadException",
+    HEAD_EXCEPTIONS,
+    {
+        "classic": _("classic (6-6, 4-4, 3-3 on the first turn)"),
+        "generalised": _("generalised (also when one head checker is blocked)"),
+    },
+)
+Opening = _engine_choices(
+    "Opening",
+    OPENING_MODES,
+    {
+        "reroll": _("the starter rolls again"),
+        "play_roll": _("the starter plays the opening roll"),
+    },
+)
 
 
 class MatchStatus(models.TextChoices):
@@ -66,7 +107,6 @@ class Phase(models.TextChoices):
     OVER = "over", _("over")
 
 
-MATCH_LENGTHS = (1, 3, 5, 7)
 TURN_SECONDS_CHOICES = (30, 60, 90, 120)
 RESERVE_SECONDS_CHOICES = (0, 60, 120, 300)
 SIDES = ("w", "b")
@@ -140,6 +180,19 @@ class Match(models.Model):
             models.CheckConstraint(
                 condition=Q(length__in=MATCH_LENGTHS), name="match_length_valid"
             ),
+            # The rule options hold only the engine's values (games/rules/ruleset.py).
+            models.CheckConstraint(
+                condition=Q(rule_set_name__in=RULE_SET_NAMES), name="match_rule_set_name_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(six_block__in=SIX_BLOCK_MODES), name="match_six_block_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(head_exception__in=HEAD_EXCEPTIONS), name="match_head_exception_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(opening__in=OPENING_MODES), name="match_opening_valid"
+            ),
             models.CheckConstraint(
                 condition=Q(turn_seconds__isnull=True) | Q(turn_seconds__in=TURN_SECONDS_CHOICES),
                 name="match_turn_seconds_valid",
@@ -192,11 +245,7 @@ class Match(models.Model):
     def rules(self) -> RuleSet:
         return rule_set(
             self.rule_set_name,
-            six_block=self.six_block,
-            head_exception=self.head_exception,
-            opening=self.opening,
-            undo_allowed=self.undo_allowed,
-            match_length=self.length,
+            **{option: getattr(self, column) for option, column in RULE_COLUMNS.items()},
         )
 
     def seat_of(self, user_id: int | None) -> int | None:

@@ -22,6 +22,9 @@ from games.rules import (
     pip_count,
     remaining_dice,
 )
+from games.rules import match as engine
+from games.rules.clock import read_clock
+from games.rules.ruleset import OPTION_VALUES
 
 COMMAND_TYPES = frozenset(
     {"roll", "step", "undo", "resign", "leave", "rematch", "rematch_decline", "snapshot", "ping"}
@@ -112,12 +115,11 @@ Phase = Literal["roll", "move", "over"]
 
 
 def rules_state(match) -> dict[str, Any]:
+    """The rule set's name and each engine option (games/rules/ruleset.py OPTION_VALUES)."""
+    rules = match.rules
     return {
         "name": match.rule_set_name,
-        "six_block": match.six_block,
-        "head_exception": match.head_exception,
-        "opening": match.opening,
-        "undo_allowed": match.undo_allowed,
+        **{option: getattr(rules, option) for option in OPTION_VALUES},
     }
 
 
@@ -157,22 +159,18 @@ def opening_state(game) -> dict[str, Any] | None:
 
 
 def clock_state(match, game, now: datetime) -> dict[str, Any]:
-    """Times in ms measured now by the server; the page counts down and never decides."""
-    reserve = {
-        "w": None,
-        "b": None,
-    }
+    """Times in ms measured now by the server; the page counts down and never decides
+    (the arithmetic is the engine's, games/rules/clock.py)."""
+    reserve: dict[str, int | None] = {"w": None, "b": None}
     if game is not None:
         for side in ("w", "b"):
             reserve[side] = match.reserve_ms(game.seat_of_side(side))
     running = match.status == "active" and game is not None and game.phase != "over"
     turn_ms_left = None
     if match.turn_seconds and game is not None and running:
-        elapsed_ms = (now - game.turn_started_at).total_seconds() * 1000
-        turn_ms_left = max(0, int(match.turn_seconds * 1000 - elapsed_ms))
-        overrun_ms = max(0, int(elapsed_ms - match.turn_seconds * 1000))
-        mover_reserve = reserve[game.turn] or 0
-        reserve = {**reserve, game.turn: max(0, mover_reserve - overrun_ms)}
+        reading = read_clock(match.turn_seconds, reserve[game.turn] or 0, game.turn_started_at, now)
+        turn_ms_left = reading.turn_ms_left
+        reserve[game.turn] = reading.mover_reserve_ms
     return {"turn_ms_left": turn_ms_left, "reserve_ms": reserve, "running": running}
 
 
@@ -268,3 +266,48 @@ def move_of_turn(turn) -> MoveState:
         "steps": turn.steps,
         "by_server": turn.by_server,
     }
+
+
+# --- Engine events on the wire (the `kind` and `detail` of an `event`) ---------------------------
+
+_EVENT_DETAILS: dict[type, tuple[str, Any]] = {
+    engine.Started: ("started", lambda event: {"game": event.game}),
+    engine.Rolled: ("rolled", lambda event: {"side": event.side, "dice": list(event.dice)}),
+    engine.Stepped: ("step", lambda event: {"side": event.side, "step": step_to_wire(event.step)}),
+    engine.Undone: ("undo", lambda event: {"side": event.side, "step": step_to_wire(event.step)}),
+    engine.TurnEnded: (
+        "turn",
+        lambda event: {
+            "number": event.number,
+            "side": event.side,
+            "dice": list(event.dice),
+            "steps": [step_to_wire(step) for step in event.steps],
+            "by_server": event.by_server,
+            "passed": event.passed,
+        },
+    ),  # fmt: skip
+    engine.TimedOut: (
+        "timeout",
+        lambda event: {"seat": event.seat, "side": event.side, "timeouts": event.timeouts},
+    ),
+    engine.GameOver: (
+        "game_over",
+        lambda event: {
+            "game": event.game,
+            "winner": event.winner,
+            "result": event.result,
+            "points": event.points,
+        },
+    ),  # fmt: skip
+    engine.MatchOver: (
+        "match_over",
+        lambda event: {"winner_seat": event.winner_seat, "reason": event.reason},
+    ),
+    engine.Cancelled: ("cancelled", lambda event: {}),
+}
+
+
+def event_detail(event: engine.Event) -> tuple[str, dict[str, Any]]:
+    """The wire `kind` and `detail` of an engine event (docs/protocol.md, `event`)."""
+    kind, detail = _EVENT_DETAILS[type(event)]
+    return kind, detail(event)

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors, services
 from games.forms import MatchCreateForm
-from games.models import Match, MatchStatus
+from games.models import Match, MatchStatus, RuleSetName
 
 
 def play(request: HttpRequest) -> HttpResponse:
@@ -77,6 +77,8 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             if finished
             else "",
             "invite_url": invite_url,
+            # The page's rule-set names (`rules_<name>` strings) come from the engine's presets.
+            "rule_set_choices": RuleSetName.choices,
         },
     )
 

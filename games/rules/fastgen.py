@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from .blocks import block_zone_indices
 from .board import HEAD_POINT, HOME_TOP_POINT, OWN_TO_INDEX, POINTS, Board, Side, sign_of
+from .head import search_under_head_rule
 from .ruleset import RuleSet
 
 # Markers for bear-off moves in the per-die move tables (a real destination index is >= 0).
@@ -31,9 +32,6 @@ _BEAR_OFF_OVER = -2  # die d from a point below d: only from the highest occupie
 
 # (source point, source index, destination index or bear-off marker), sources descending.
 _Move = tuple[int, int, int]
-
-# RULES.md "Head rule": the first-turn doubles that let two checkers leave the head.
-FIRST_TURN_HEAD_DOUBLES = (3, 4, 6)
 
 
 def _illegal_block(board: Board, zone: tuple[int, ...], sign: int) -> bool:
@@ -293,14 +291,10 @@ def head_limit(
     board: Board, side: Side, dice: tuple[int, int], first_turn: bool, rules: RuleSet
 ) -> int:
     """How many checkers may leave the head in this turn (RULES.md item 4): 1 or 2."""
-    first_die, second_die = dice
-    if first_turn and first_die == second_die and first_die in FIRST_TURN_HEAD_DOUBLES:
-        return 2
-    if first_turn and rules.head_exception == "generalised":
-        _, played = _search(_Turn(board, side, dice, rules), dice, 1)
-        if played < (4 if first_die == second_die else 2):
-            return 2
-    return 1
+    turn = _Turn(tuple(board), side, dice, rules)
+    return search_under_head_rule(
+        dice, first_turn, rules, lambda limit: _search(turn, dice, limit)
+    )[2]
 
 
 def end_boards_and_dice_played(
@@ -308,13 +302,7 @@ def end_boards_and_dice_played(
 ) -> tuple[set[Board], int]:
     board = tuple(board)  # accept lists too (tuple() of a tuple is free)
     turn = _Turn(board, side, dice, rules)
-    first_die, second_die = dice
-    if first_turn and first_die == second_die and first_die in FIRST_TURN_HEAD_DOUBLES:
-        return _search(turn, dice, 2)
-    boards, played = _search(turn, dice, 1)
-    dice_count = 4 if first_die == second_die else 2
-    if first_turn and rules.head_exception == "generalised" and played < dice_count:
-        # Generalised exception (Ukrainian text): one head checker cannot play the roll in full,
-        # so a second head checker may leave on the first turn.
-        return _search(turn, dice, 2)
+    boards, played, _ = search_under_head_rule(
+        dice, first_turn, rules, lambda limit: _search(turn, dice, limit)
+    )
     return boards, played

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
+# The one vocabulary of rule options (RULES.md): the model's choices and constraints, the form,
+# the protocol and the page's strings are derived from these (tests/games/test_rule_vocabulary.py).
 SixBlockMode = Literal["end_of_turn", "every_step"]
 HeadException = Literal["classic", "generalised"]
 OpeningMode = Literal["reroll", "play_roll"]
 
-SIX_BLOCK_MODES: tuple[str, ...] = ("end_of_turn", "every_step")
-HEAD_EXCEPTIONS: tuple[str, ...] = ("classic", "generalised")
-OPENING_MODES: tuple[str, ...] = ("reroll", "play_roll")
+SIX_BLOCK_MODES: tuple[str, ...] = get_args(SixBlockMode)
+HEAD_EXCEPTIONS: tuple[str, ...] = get_args(HeadException)
+OPENING_MODES: tuple[str, ...] = get_args(OpeningMode)
 MATCH_LENGTHS: tuple[int, ...] = (1, 3, 5, 7)
 
 
@@ -51,6 +53,16 @@ class RuleSet:
 TRADITIONAL = RuleSet(six_block="end_of_turn", undo_allowed=True, match_length=1)
 TOURNAMENT = RuleSet(six_block="every_step", undo_allowed=False, match_length=5)
 PRESETS: dict[str, RuleSet] = {"traditional": TRADITIONAL, "tournament": TOURNAMENT}
+RULE_SET_NAMES: tuple[str, ...] = tuple(PRESETS)
+
+# The options a match is played with, each with its allowed values, in the order the protocol
+# shows them (docs/protocol.md `rules`); the length is the match's own field.
+OPTION_VALUES: dict[str, tuple[object, ...]] = {
+    "six_block": SIX_BLOCK_MODES,
+    "head_exception": HEAD_EXCEPTIONS,
+    "opening": OPENING_MODES,
+    "undo_allowed": (True, False),
+}
 
 
 def rule_set(name: str = "traditional", **overrides: object) -> RuleSet:

@@ -38,6 +38,7 @@ class MatchScore:
 
     length: int
     points: tuple[int, int] = (0, 0)
+    # The player who lost the whole match by resigning, leaving or the third timeout.
     resigned: Player | None = None
 
     def __post_init__(self) -> None:
@@ -74,7 +75,7 @@ def add_game(score: MatchScore, winner: Player, points: int) -> MatchScore:
 
 
 def resign(score: MatchScore, player: Player) -> MatchScore:
-    """Resigning (or leaving the table) loses the whole match (RULES.md)."""
+    """Resigning (or leaving the table, or a third timeout) loses the whole match (RULES.md)."""
     if score.is_over:
         raise ValueError("the match is already over")
     return MatchScore(score.length, score.points, resigned=player)

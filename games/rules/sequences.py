@@ -21,7 +21,7 @@ from .board import (
     Side,
     sign_of,
 )
-from .fastgen import FIRST_TURN_HEAD_DOUBLES
+from .head import search_under_head_rule
 from .ruleset import RuleSet
 
 
@@ -178,35 +178,25 @@ def legal_turns(
 
     A pass is ``{board: ((),)}``. Treat the returned dict as read-only (it is cached).
     """
-    first, second = dice
-    if first_turn and first == second and first in FIRST_TURN_HEAD_DOUBLES:
-        head_limit = 2  # RULES.md item 4, the classic first-turn exception
-    else:
-        head_limit = 1
-    sequences, played = _legal_sequences(board, side, dice, head_limit, rules)
-    if (
-        head_limit == 1
-        and first_turn
-        and rules.head_exception == "generalised"
-        and played < len(dice_list(dice))
-    ):
-        # The generalised exception: one head checker cannot play the roll in full.
-        sequences, played = _legal_sequences(board, side, dice, 2, rules)
+    sequences, _, _ = search_under_head_rule(
+        dice,
+        first_turn,
+        rules,
+        lambda limit: _legal_sequences(board, side, dice, limit, rules),
+    )
     by_end: dict[Board, list[StepSequence]] = {}
     for steps, end in sequences:
         by_end.setdefault(end, []).append(steps)
     return {end: tuple(sorted(set(seqs))) for end, seqs in sorted(by_end.items())}
 
 
-def head_limit_for(
+def head_limit(
     board: Board, side: Side, dice: tuple[int, int], first_turn: bool, rules: RuleSet
 ) -> int:
-    """How many checkers may leave the head in this turn (1 or 2)."""
-    for sequences in legal_turns(board, side, dice, first_turn, rules).values():
-        for steps in sequences:
-            if sum(1 for step in steps if step.source == HEAD_POINT) > 1:
-                return 2
-    first, second = dice
-    if first_turn and first == second and first in FIRST_TURN_HEAD_DOUBLES:
-        return 2
-    return 1
+    """How many checkers may leave the head in this turn (1 or 2), by the literal search."""
+    return search_under_head_rule(
+        dice,
+        first_turn,
+        rules,
+        lambda limit: _legal_sequences(board, side, dice, limit, rules),
+    )[2]

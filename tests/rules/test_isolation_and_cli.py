@@ -14,7 +14,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 def test_importing_the_engine_loads_no_django_module() -> None:
     code = (
-        "import sys, games.rules\n"
+        "import sys, games.rules, games.rules.match, games.rules.clock\n"
         "bad = sorted(m for m in sys.modules if m.startswith('django'))\n"
         "print(','.join(bad))\n"
     )

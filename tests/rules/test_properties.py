@@ -27,7 +27,7 @@ from games.rules import (
     start_turn,
     winner_of,
 )
-from games.rules.sequences import Step, dice_list, head_limit_for, step_problem
+from games.rules.sequences import Step, dice_list, head_limit, step_problem
 
 PROPERTY_SETTINGS = settings(
     max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -186,11 +186,11 @@ def test_every_legal_turn_uses_the_maximum_number_of_dice(position, dice) -> Non
         for step in sequence:
             left.remove(step.die)
         heads = sum(1 for step in sequence if step.source == 24)
-        head_limit = head_limit_for(board, side, dice, first_turn, rules)
+        limit = head_limit(board, side, dice, first_turn, rules)
         for die in set(left):
             for source in range(1, 25):
                 step = Step(source, max(source - die, 0), die)
-                if step_problem(end, side, step, heads, head_limit, rules) is None:
+                if step_problem(end, side, step, heads, limit, rules) is None:
                     longer = apply_step(end, side, step)
                     assert rules.six_block == "end_of_turn" and has_illegal_block(longer, side)
     if played == 1 and dice[0] != dice[1]:

@@ -1,0 +1,88 @@
+"""A match as an immutable state machine (RULES.md "Who starts, colours, games and matches" and
+"Platform rules").
+
+``MatchState`` is a frozen value. Every operation a match has (``begin``, ``roll``, ``step``,
+``undo``, ``timeout``, ``resign``, ``abort``, ``cancel``) takes the state, the dice it may need and
+"now", and returns ``(new state, events)``. Nothing here reads a clock or rolls a die: dice come in
+as an iterator of pairs (the opening roll may need several after ties, an automatic roll one more),
+and every pair drawn is recorded in an event.
+
+Each operation only *decides* which events happen; ``apply_event`` is the one function that
+changes a state, so replaying a match's events from its first state gives its final state
+(tests/rules/test_match.py checks this over random matches). Events are the engine's own values;
+their wire form is games/protocol.py's business.
+"""
+
+from .events import (
+    Cancelled,
+    Event,
+    GameOver,
+    MatchOver,
+    Rolled,
+    Started,
+    Stepped,
+    TimedOut,
+    TurnEnded,
+    Undone,
+    apply_event,
+    replay,
+)
+from .operations import (
+    abort,
+    begin,
+    cancel,
+    require_mover,
+    resign,
+    roll,
+    step,
+    timeout,
+    undo,
+)
+from .state import (
+    MAX_AUTOMATIC_ROLLS,
+    TIMEOUTS_TO_LOSE,
+    DicePairs,
+    EndReason,
+    GameState,
+    MatchRuleError,
+    MatchState,
+    OpeningRoll,
+    Phase,
+    Seat,
+    Status,
+)
+
+__all__ = [
+    "MAX_AUTOMATIC_ROLLS",
+    "TIMEOUTS_TO_LOSE",
+    "Cancelled",
+    "DicePairs",
+    "EndReason",
+    "Event",
+    "GameOver",
+    "GameState",
+    "MatchOver",
+    "MatchRuleError",
+    "MatchState",
+    "OpeningRoll",
+    "Phase",
+    "Rolled",
+    "Seat",
+    "Started",
+    "Status",
+    "Stepped",
+    "TimedOut",
+    "TurnEnded",
+    "Undone",
+    "abort",
+    "apply_event",
+    "begin",
+    "cancel",
+    "replay",
+    "require_mover",
+    "resign",
+    "roll",
+    "step",
+    "timeout",
+    "undo",
+]

@@ -1,0 +1,238 @@
+"""Match events and ``apply_event``, the one function that changes a ``MatchState``.
+
+Each event holds what it needs to be replayed: the dice rolled, the step played, the moment a
+turn ended. Their wire form is games/protocol.py's business.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..board import Board, Side, opponent_of
+from ..clock import reserve_after, turn_deadline
+from ..scoring import add_game, game_result
+from ..scoring import resign as forfeit
+from ..sequences import Step, StepSequence, apply_step
+from ..turn import undo_step
+from .state import EndReason, GameState, MatchState, OpeningRoll, Seat, Status
+
+# --- Events: what happened, with what it needs to be replayed ------------------------------------
+
+
+@dataclass(frozen=True)
+class Started:
+    """A game began (game 1 also starts the match: the seats are filled)."""
+
+    game: int
+    white_seat: Seat
+    at: datetime
+    opening: OpeningRoll | None = None
+
+
+@dataclass(frozen=True)
+class Rolled:
+    side: Side
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Stepped:
+    side: Side
+    step: Step
+
+
+@dataclass(frozen=True)
+class Undone:
+    side: Side
+    step: Step  # the step taken back
+
+
+@dataclass(frozen=True)
+class TurnEnded:
+    """A turn is over: the move-log entry (an empty ``steps`` is a pass)."""
+
+    number: int
+    side: Side
+    seat: Seat
+    dice: tuple[int, int]
+    steps: StepSequence
+    board_after: Board
+    by_server: bool
+    started_at: datetime
+    finished_at: datetime
+
+    @property
+    def passed(self) -> bool:
+        return not self.steps
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    seat: Seat
+    side: Side
+    timeouts: int  # the seat's count now
+
+
+@dataclass(frozen=True)
+class GameOver:
+    game: int
+    winner: Side
+    result: str  # "oin" or "mars"
+    points: int
+    at: datetime
+
+
+@dataclass(frozen=True)
+class MatchOver:
+    winner_seat: Seat | None  # None when aborted
+    reason: EndReason
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    at: datetime
+
+
+Event = (
+    Started | Rolled | Stepped | Undone | TurnEnded | TimedOut | GameOver | MatchOver | Cancelled
+)
+
+
+# --- The one function that changes a state -------------------------------------------------------
+
+
+def _replace_game(state: MatchState, **changes: object) -> MatchState:
+    assert state.game is not None
+    return dataclasses.replace(state, game=dataclasses.replace(state.game, **changes))
+
+
+def _with_seat(values: tuple[int, int], seat: int, value: int) -> tuple[int, int]:
+    return (value, values[1]) if seat == 0 else (values[0], value)
+
+
+def _deadline(state: MatchState, game: GameState) -> datetime | None:
+    return turn_deadline(
+        state.turn_seconds, state.reserve_ms[game.mover_seat], game.turn_started_at
+    )
+
+
+def _apply_started(state: MatchState, event: Started) -> MatchState:
+    if event.game == 1:
+        reserve = state.reserve_seconds * 1000
+        state = dataclasses.replace(
+            state, status="active", started_at=event.at, reserve_ms=(reserve, reserve)
+        )
+    game = GameState(
+        number=event.game, white_seat=event.white_seat, opening=event.opening,
+        turn_started_at=event.at,
+    )  # fmt: skip
+    return dataclasses.replace(
+        state, game=dataclasses.replace(game, turn_deadline=_deadline(state, game))
+    )
+
+
+def _apply_rolled(state: MatchState, event: Rolled) -> MatchState:
+    return _replace_game(state, dice=event.dice, phase="move", steps=())
+
+
+def _apply_stepped(state: MatchState, event: Stepped) -> MatchState:
+    game = state.game
+    assert game is not None
+    return _replace_game(
+        state,
+        board=apply_step(game.board, event.side, event.step),
+        steps=game.steps + (event.step,),
+    )
+
+
+def _apply_undone(state: MatchState, event: Undone) -> MatchState:
+    turn = state.turn_state()
+    assert turn is not None
+    before = undo_step(turn)
+    return _replace_game(state, board=before.board, steps=before.steps)
+
+
+def _apply_turn_ended(state: MatchState, event: TurnEnded) -> MatchState:
+    game = state.game
+    assert game is not None
+    # Time beyond the turn allowance comes out of the mover's reserve bank.
+    spent = reserve_after(
+        state.turn_seconds, state.reserve_ms[event.seat], event.started_at, event.finished_at
+    )
+    state = dataclasses.replace(state, reserve_ms=_with_seat(state.reserve_ms, event.seat, spent))
+    moved = {"white_has_moved": True} if event.side == "w" else {"black_has_moved": True}
+    if game_result(game.board) is not None:
+        return _replace_game(state, phase="over", **moved)
+    game = dataclasses.replace(
+        game, **moved, turn=opponent_of(event.side), turn_number=game.turn_number + 1, dice=None,
+        steps=(), phase="roll", turn_board=game.board, turn_started_at=event.finished_at,
+    )  # fmt: skip
+    return dataclasses.replace(
+        state, game=dataclasses.replace(game, turn_deadline=_deadline(state, game))
+    )
+
+
+def _apply_timed_out(state: MatchState, event: TimedOut) -> MatchState:
+    return dataclasses.replace(
+        state, timeouts=_with_seat(state.timeouts, event.seat, event.timeouts)
+    )
+
+
+def _apply_game_over(state: MatchState, event: GameOver) -> MatchState:
+    game = state.game
+    assert game is not None
+    score = add_game(state.score, game.seat_of_side(event.winner), event.points)
+    state = dataclasses.replace(state, score=score)
+    return _replace_game(
+        state, result=event.result, winner_side=event.winner, points=event.points,
+        finished_at=event.at, turn_deadline=None, phase="over",
+    )  # fmt: skip
+
+
+def _apply_match_over(state: MatchState, event: MatchOver) -> MatchState:
+    score = state.score
+    if event.winner_seat is not None and not score.is_over:
+        # Resigning, leaving and the third timeout lose the whole match (RULES.md).
+        score = forfeit(score, 1 - event.winner_seat)  # type: ignore[arg-type]
+    status: Status = "aborted" if event.reason == "aborted" else "finished"
+    state = dataclasses.replace(
+        state, status=status, score=score, end_reason=event.reason, finished_at=event.at
+    )
+    game = state.game
+    if game is None:
+        return state
+    if game.phase != "over":
+        return _replace_game(state, phase="over", finished_at=event.at, turn_deadline=None)
+    return _replace_game(state, turn_deadline=None)
+
+
+def _apply_cancelled(state: MatchState, event: Cancelled) -> MatchState:
+    return dataclasses.replace(state, status="cancelled", finished_at=event.at)
+
+
+_APPLY: dict[type, Callable[[MatchState, object], MatchState]] = {
+    Started: _apply_started,  # type: ignore[dict-item]
+    Rolled: _apply_rolled,  # type: ignore[dict-item]
+    Stepped: _apply_stepped,  # type: ignore[dict-item]
+    Undone: _apply_undone,  # type: ignore[dict-item]
+    TurnEnded: _apply_turn_ended,  # type: ignore[dict-item]
+    TimedOut: _apply_timed_out,  # type: ignore[dict-item]
+    GameOver: _apply_game_over,  # type: ignore[dict-item]
+    MatchOver: _apply_match_over,  # type: ignore[dict-item]
+    Cancelled: _apply_cancelled,  # type: ignore[dict-item]
+}
+
+
+def apply_event(state: MatchState, event: Event) -> MatchState:
+    """The state after ``event``: the only place a match state changes."""
+    return _APPLY[type(event)](state, event)
+
+
+def replay(state: MatchState, events: Iterable[Event]) -> MatchState:
+    for event in events:
+        state = apply_event(state, event)
+    return state

@@ -1,0 +1,286 @@
+"""The match operations: each decides which events happen and returns (new state, events).
+
+Dice come in as an iterator of pairs and "now" as a value; nothing here rolls or reads a clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..scoring import (
+    OIN_POINTS,
+    first_turn_dice,
+    game_result,
+    next_game_starter,
+    opening_winner,
+)
+from ..sequences import Step
+from ..turn import choose_rest_of_turn, is_turn_complete, legal_next_steps, play_step
+from .events import (
+    Cancelled,
+    Event,
+    GameOver,
+    MatchOver,
+    Rolled,
+    Started,
+    Stepped,
+    TimedOut,
+    TurnEnded,
+    Undone,
+    apply_event,
+)
+from .state import (
+    MAX_AUTOMATIC_ROLLS,
+    TIMEOUTS_TO_LOSE,
+    DicePairs,
+    GameState,
+    MatchRuleError,
+    MatchState,
+    OpeningRoll,
+    Phase,
+    Seat,
+    Status,
+)
+
+# --- Operations: decide the events ---------------------------------------------------------------
+
+
+@dataclass
+class _Run:
+    """One operation in progress: the state so far and the events decided."""
+
+    state: MatchState
+    now: datetime
+    dice: DicePairs
+    auto_roll: frozenset[int]
+    events: list[Event] = field(default_factory=list)
+    rolls: int = 0
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = apply_event(self.state, event)
+
+    @property
+    def game(self) -> GameState:
+        assert self.state.game is not None
+        return self.state.game
+
+    def result(self) -> tuple[MatchState, list[Event]]:
+        return self.state, self.events
+
+
+def _draw(run: _Run) -> tuple[int, int]:
+    try:
+        first, second = next(run.dice)
+    except StopIteration:
+        raise ValueError("the operation needs dice and none were given") from None
+    for die in (first, second):
+        if type(die) is not int or not 1 <= die <= 6:
+            raise ValueError(f"a die is 1..6, got {die!r}")
+    return first, second
+
+
+def _start_game(run: _Run, number: int, starter: Seat | None) -> None:
+    """Game 1 opens with the one-die roll (ties rolled again); later games are started by the
+    previous winner, who plays White (RULES.md "Who starts")."""
+    if starter is not None:
+        run.emit(Started(game=number, white_seat=starter, at=run.now))
+        _maybe_auto_roll(run)
+        return
+    ties: list[tuple[int, int]] = []
+    while True:
+        pair = _draw(run)
+        winner = opening_winner(*pair)
+        if winner is not None:
+            break
+        ties.append(pair)
+    high, low = max(pair), min(pair)
+    run.emit(
+        Started(game=number, white_seat=winner, at=run.now,
+                opening=OpeningRoll(white=high, black=low, ties=tuple(ties)))
+    )  # fmt: skip
+    first_dice = first_turn_dice(run.state.rules, (high, low))
+    if first_dice is not None:
+        _set_dice(run, first_dice, by_server=False)
+    else:
+        _maybe_auto_roll(run)
+
+
+def _set_dice(run: _Run, dice: tuple[int, int], *, by_server: bool) -> None:
+    run.rolls += 1
+    run.emit(Rolled(side=run.game.turn, dice=dice))
+    turn = run.state.turn_state()
+    assert turn is not None
+    if not legal_next_steps(turn):  # the roll is shown and the turn passes (RULES.md item 3)
+        _end_turn(run, by_server=by_server)
+
+
+def _maybe_auto_roll(run: _Run) -> None:
+    """Roll at once for a mover who chose to roll automatically (a bounded chain)."""
+    game = run.game
+    if run.rolls >= MAX_AUTOMATIC_ROLLS or game.phase != "roll" or run.state.status != "active":
+        return
+    if game.mover_seat in run.auto_roll:
+        _set_dice(run, _draw(run), by_server=False)
+
+
+def _play_step(run: _Run, step: Step, *, by_server: bool) -> None:
+    turn = run.state.turn_state()
+    assert turn is not None
+    after = play_step(turn, step)  # IllegalMove says why a step is refused
+    run.emit(Stepped(side=turn.side, step=step))
+    if is_turn_complete(after):
+        _end_turn(run, by_server=by_server)
+
+
+def _end_turn(run: _Run, *, by_server: bool) -> None:
+    """Log the turn, then end the game (and perhaps the match) or hand the dice over."""
+    game = run.game
+    assert game.dice is not None
+    run.emit(
+        TurnEnded(
+            number=game.turn_number, side=game.turn, seat=game.mover_seat, dice=game.dice,
+            steps=game.steps, board_after=game.board, by_server=by_server,
+            started_at=game.turn_started_at, finished_at=run.now,
+        )
+    )  # fmt: skip
+    finished = game_result(game.board)
+    if finished is None:
+        _maybe_auto_roll(run)
+        return
+    winner_side, points = finished
+    result = "oin" if points == OIN_POINTS else "mars"
+    run.emit(
+        GameOver(game=game.number, winner=winner_side, result=result, points=points, at=run.now)
+    )
+    winner_seat = game.seat_of_side(winner_side)
+    if run.state.score.is_over:
+        run.emit(MatchOver(winner_seat=winner_seat, reason="finished", at=run.now))
+    else:
+        _start_game(run, game.number + 1, next_game_starter(winner_seat))
+
+
+def _require_status(state: MatchState, status: Status, code: str, message: str) -> None:
+    if state.status != status:
+        raise MatchRuleError(code, message)
+
+
+def require_mover(state: MatchState, seat: int) -> GameState:
+    """The game being played, when ``seat`` is to move in it; MatchRuleError otherwise."""
+    _require_status(state, "active", "match_not_active", "this match is not being played")
+    game = state.game
+    if game is None or game.phase == "over":
+        raise MatchRuleError("match_not_active", "no game is being played")
+    if game.mover_seat != seat:
+        raise MatchRuleError("not_your_turn", "it is not your turn")
+    return game
+
+
+def _require_turn(state: MatchState, seat: int, phase: Phase) -> GameState:
+    game = require_mover(state, seat)
+    if game.phase != phase:
+        if phase == "roll":
+            raise MatchRuleError("already_rolled", "the dice are already rolled")
+        raise MatchRuleError("not_rolled", "roll the dice first")
+    return game
+
+
+def begin(
+    state: MatchState, *, dice: DicePairs, now: datetime, auto_roll: frozenset[int] = frozenset()
+) -> tuple[MatchState, list[Event]]:
+    """Both seats are filled: game 1 starts with the opening roll."""
+    _require_status(state, "open", "match_not_active", "this challenge is no longer open")
+    run = _Run(state, now, dice, auto_roll)
+    _start_game(run, 1, None)
+    return run.result()
+
+
+def roll(
+    state: MatchState, *, seat: int, dice: DicePairs, now: datetime,
+    auto_roll: frozenset[int] = frozenset(),
+) -> tuple[MatchState, list[Event]]:  # fmt: skip
+    """The mover rolls; a roll with no legal step is shown and the turn passes by itself."""
+    _require_turn(state, seat, "roll")
+    run = _Run(state, now, dice, auto_roll)
+    _set_dice(run, _draw(run), by_server=False)
+    return run.result()
+
+
+def step(
+    state: MatchState, *, seat: int, step: Step, dice: DicePairs, now: datetime,
+    auto_roll: frozenset[int] = frozenset(),
+) -> tuple[MatchState, list[Event]]:  # fmt: skip
+    """One step of the mover's turn; after the last possible one the turn passes by itself
+    (``dice`` serves the next mover's automatic roll)."""
+    _require_turn(state, seat, "move")
+    run = _Run(state, now, dice, auto_roll)
+    _play_step(run, step, by_server=False)
+    return run.result()
+
+
+def undo(state: MatchState, *, seat: int) -> tuple[MatchState, list[Event]]:
+    """Take back the last step of the turn (rule sets with undo only, RULES.md "Platform rules")."""
+    game = _require_turn(state, seat, "move")
+    if not state.rules.undo_allowed:
+        raise MatchRuleError("undo_not_allowed", "in this rule set every step is final")
+    if not game.steps:
+        raise MatchRuleError("nothing_to_undo", "there is no step to take back")
+    event = Undone(side=game.turn, step=game.steps[-1])
+    return apply_event(state, event), [event]
+
+
+def timeout(
+    state: MatchState, *, dice: DicePairs, now: datetime, auto_roll: frozenset[int] = frozenset()
+) -> tuple[MatchState, list[Event]]:
+    """The mover's time ran out (``now`` is at or past the deadline): a timeout is counted and
+    the server rolls if needed and plays the rest of the turn with the engine's chooser; the third
+    timeout loses the match (RULES.md "Platform rules")."""
+    game = state.game
+    if state.open_turn() is None or game is None or game.turn_deadline is None:
+        raise MatchRuleError("match_not_active", "no timed turn is being played")
+    if now < game.turn_deadline:
+        raise MatchRuleError("not_timed_out", "the turn has time left")
+    run = _Run(state, now, dice, auto_roll)
+    seat = game.mover_seat
+    timeouts = state.timeouts[seat] + 1
+    run.emit(TimedOut(seat=seat, side=game.turn, timeouts=timeouts))
+    if timeouts >= TIMEOUTS_TO_LOSE:
+        run.emit(MatchOver(winner_seat=1 - seat, reason="timeouts", at=now))  # type: ignore[arg-type]
+        return run.result()
+    turn = state.open_turn()
+    if game.phase == "roll":
+        _set_dice(run, _draw(run), by_server=True)
+    if run.state.open_turn() == turn:  # not passed by the roll itself
+        current = run.state.turn_state()
+        assert current is not None
+        for chosen in choose_rest_of_turn(current):
+            _play_step(run, chosen, by_server=True)
+    return run.result()
+
+
+def resign(
+    state: MatchState, *, seat: int, now: datetime, left_table: bool = False
+) -> tuple[MatchState, list[Event]]:
+    """Resigning, or leaving the table, loses the whole match (RULES.md)."""
+    _require_status(state, "active", "match_not_active", "this match is not being played")
+    event = MatchOver(
+        winner_seat=1 - seat,
+        reason="left" if left_table else "resigned",
+        at=now,  # type: ignore[arg-type]
+    )
+    return apply_event(state, event), [event]
+
+
+def abort(state: MatchState, *, now: datetime) -> tuple[MatchState, list[Event]]:
+    """An active match nobody plays any more ends without a winner (unrated)."""
+    _require_status(state, "active", "match_not_active", "this match is not being played")
+    event = MatchOver(winner_seat=None, reason="aborted", at=now)
+    return apply_event(state, event), [event]
+
+
+def cancel(state: MatchState, *, now: datetime) -> tuple[MatchState, list[Event]]:
+    """An open challenge is withdrawn before anyone accepts it."""
+    _require_status(state, "open", "match_not_active", "this challenge is no longer open")
+    event = Cancelled(at=now)
+    return apply_event(state, event), [event]

@@ -1,0 +1,129 @@
+"""The match state: frozen values (RULES.md "Who starts, colours, games and matches")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from ..board import START_BOARD, Board, Side
+from ..ruleset import RuleSet
+from ..scoring import MatchScore
+from ..sequences import IllegalMove, StepSequence
+from ..turn import TurnState
+
+Seat = Literal[0, 1]
+Phase = Literal["roll", "move", "over"]
+Status = Literal["open", "active", "finished", "cancelled", "aborted"]
+EndReason = Literal["finished", "resigned", "left", "timeouts", "aborted"]
+DicePairs = Iterator[tuple[int, int]]
+
+# The third timeout in a match loses it (RULES.md "Platform rules").
+TIMEOUTS_TO_LOSE = 3
+# A chain of automatic rolls (players who roll automatically, with no legal step on either side)
+# stops after this many rolls in one operation and waits for a player, so a command stays short.
+MAX_AUTOMATIC_ROLLS = 8
+
+
+class MatchRuleError(IllegalMove):
+    """An operation the match does not allow now; ``code`` is the protocol's error code
+    (docs/protocol.md), the message says why in English (the site translates by code)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class OpeningRoll:
+    """Game 1's one-die roll: each seat rolls one die, ties are rolled again (all shown)."""
+
+    white: int
+    black: int
+    ties: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class GameState:
+    """One game of the match, with its turn in progress."""
+
+    number: int
+    white_seat: Seat
+    turn_started_at: datetime
+    opening: OpeningRoll | None = None
+    board: Board = START_BOARD
+    turn_board: Board = START_BOARD  # the board when this turn started
+    turn: Side = "w"
+    phase: Phase = "roll"
+    dice: tuple[int, int] | None = None
+    steps: StepSequence = ()
+    turn_number: int = 1
+    white_has_moved: bool = False
+    black_has_moved: bool = False
+    turn_deadline: datetime | None = None
+    result: str = ""  # "oin" or "mars" once over
+    winner_side: Side | Literal[""] = ""
+    points: int = 0
+    finished_at: datetime | None = None
+
+    def seat_of_side(self, side: Side) -> Seat:
+        return self.white_seat if side == "w" else 1 - self.white_seat  # type: ignore[return-value]
+
+    def side_of_seat(self, seat: int) -> Side:
+        return "w" if seat == self.white_seat else "b"
+
+    @property
+    def mover_seat(self) -> Seat:
+        return self.seat_of_side(self.turn)
+
+    def has_moved(self, side: Side) -> bool:
+        return self.white_has_moved if side == "w" else self.black_has_moved
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Everything the rules need to know about a match between two seats (0 creator,
+    1 opponent)."""
+
+    rules: RuleSet
+    turn_seconds: int | None = None
+    reserve_seconds: int = 0
+    status: Status = "open"
+    score: MatchScore = field(default=None)  # type: ignore[assignment]  # set from the rules
+    timeouts: tuple[int, int] = (0, 0)
+    reserve_ms: tuple[int, int] = (0, 0)
+    end_reason: EndReason | Literal[""] = ""
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    game: GameState | None = None
+
+    def __post_init__(self) -> None:
+        if self.score is None:
+            object.__setattr__(self, "score", MatchScore(self.rules.match_length))
+
+    @property
+    def winner_seat(self) -> Seat | None:
+        return self.score.winner if self.status == "finished" else None
+
+    def turn_state(self) -> TurnState | None:
+        """The engine's view of the turn in progress (None until the dice are rolled)."""
+        game = self.game
+        if game is None or game.phase != "move" or game.dice is None:
+            return None
+        return TurnState(
+            start_board=game.turn_board,
+            side=game.turn,
+            dice=game.dice,
+            first_turn=not game.has_moved(game.turn),
+            rules=self.rules,
+            steps=game.steps,
+            board=game.board,
+        )
+
+    def open_turn(self) -> tuple[int, int] | None:
+        """(game number, turn number) of the turn being played, None when none is."""
+        game = self.game
+        if self.status != "active" or game is None or game.phase == "over":
+            return None
+        return (game.number, game.turn_number)

@@ -1,0 +1,48 @@
+"""Every write to matches and games: one function per command (CONVENTIONS.md).
+
+Each command opens `transaction.atomic()`, locks the Match row with `select_for_update()` first
+(our one-actor-per-match), and goes load → engine → persist → publish (`context.py`): the match's
+rules are decided by the pure engine (games/rules/match), the rows are written through the ORM,
+and the versioned events are published after commit. A refused command raises `CommandError` and
+changes nothing.
+
+- `lifecycle.py`: create, accept, cancel, resign or leave, rematch;
+- `play.py`: roll, step, undo;
+- `clocks.py`: turn deadlines and stale matches.
+"""
+
+from games.services.clocks import (
+    STALE_AFTER,
+    TIMEOUTS_TO_LOSE,
+    game_deadline_enforce,
+    game_deadlines_due,
+    matches_close_stale,
+)
+from games.services.errors import CommandError
+from games.services.lifecycle import (
+    match_accept,
+    match_cancel,
+    match_create,
+    match_rematch_decline,
+    match_rematch_offer,
+    match_resign,
+)
+from games.services.play import game_roll, game_step_play, game_turn_undo
+
+__all__ = [
+    "STALE_AFTER",
+    "TIMEOUTS_TO_LOSE",
+    "CommandError",
+    "game_deadline_enforce",
+    "game_deadlines_due",
+    "game_roll",
+    "game_step_play",
+    "game_turn_undo",
+    "match_accept",
+    "match_cancel",
+    "match_create",
+    "match_rematch_decline",
+    "match_rematch_offer",
+    "match_resign",
+    "matches_close_stale",
+]

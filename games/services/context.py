@@ -1,0 +1,254 @@
+"""Load → engine → persist → publish: the one write path of every match command.
+
+`locked(match_id)` locks the Match row (`select_for_update(of=("self",))`, our one actor per
+match) and loads the current game and the players. `Locked.run(operation)` hands the state to the
+engine (games/rules/match), folds the events it decided into the rows, and keeps the wire events.
+`Locked.save()` writes what changed through the ORM and publishes after commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Model
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import dice as dice_source
+from games.events import publish
+from games.models import Game, Match, Turn
+from games.protocol import event_detail, game_state, match_section, step_to_wire
+from games.rules import IllegalMove
+from games.rules.match import (
+    Cancelled,
+    DicePairs,
+    Event,
+    GameOver,
+    MatchOver,
+    MatchState,
+    Started,
+    TurnEnded,
+    apply_event,
+)
+from games.services.errors import CommandError, refused
+from games.services.hot_path import lock_and_load, update_rows
+from games.services.state_rows import (
+    copy_onto,
+    game_values,
+    match_state_of,
+    match_values,
+    new_game_row,
+)
+from ratings.models import INITIAL_RATING
+
+# `last_activity_at` only serves the 24-hour stale check, and it is indexed: writing it on every
+# command would make every match update a non-HOT one that touches all the table's indexes.
+ACTIVITY_PRECISION = timedelta(minutes=1)
+
+Operation = Callable[[MatchState], tuple[MatchState, list[Event]]]
+
+
+def server_dice() -> DicePairs:
+    """Dice for the engine, rolled by the server only when the engine draws them."""
+    while True:
+        yield dice_source.roll_dice()
+
+
+def row_values(row: Model) -> dict[str, Any]:
+    return {field.attname: getattr(row, field.attname) for field in row._meta.concrete_fields}
+
+
+def changed_fields(row: Model, loaded: dict[str, Any]) -> list[str]:
+    return [name for name, value in row_values(row).items() if loaded[name] != value]
+
+
+@dataclass
+class Locked:
+    """A locked match, its current game and players, and what a command did to them."""
+
+    match: Match
+    game: Game | None
+    now: datetime
+    usernames: dict[int, str] = field(default_factory=dict)
+    ratings: dict[int, int] = field(default_factory=dict)
+    auto_roll: set[int] = field(default_factory=set)  # user ids
+    inactive: set[int] = field(default_factory=set)  # players whose account is deactivated
+    events: list[dict[str, Any]] = field(default_factory=list)
+    lobby_changed: bool = False
+    turns: list[Turn] = field(default_factory=list)  # new move-log rows
+    finished_games: list[Game] = field(default_factory=list)  # replaced by the next game
+    loaded: dict[int, dict[str, Any]] = field(default_factory=dict)  # id(row) -> values
+
+    def __post_init__(self) -> None:
+        self.state = match_state_of(self.match, self.game)
+        for row in (self.match, self.game):
+            if row is not None and row.pk is not None:
+                self.loaded[id(row)] = row_values(row)
+        self.turn_at_start = self.open_turn()
+        # `state.match` as the clients last got it: events carry it only when it changed
+        # (set once the players are noted).
+        self.match_sent: dict[str, Any] | None = None
+
+    # --- Players ---------------------------------------------------------------------------------
+
+    def note_player(
+        self, user_id: int, username: str, auto_roll: bool, rating: int | None, is_active: bool
+    ) -> None:
+        self.usernames[user_id] = username
+        if not is_active:
+            self.inactive.add(user_id)
+        self.ratings[user_id] = INITIAL_RATING if rating is None else rating
+        if auto_roll:
+            self.auto_roll.add(user_id)
+
+    def seat_of(self, user: Any) -> int:
+        """The seat of a player, from the match row; a watcher is refused."""
+        seat = self.match.seat_of(user.pk)
+        if seat is None:
+            raise CommandError(
+                "not_a_player", _("Only the two players can do that; you are watching.")
+            )
+        if user.pk in self.inactive:
+            # The socket of a deactivated user is closed (accounts/signals.py); this refuses what
+            # it sent before the close arrived, read from the row locked with the match.
+            raise CommandError("account_inactive", _("This account is deactivated."))
+        return seat
+
+    def auto_roll_seats(self) -> frozenset[int]:
+        return frozenset(seat for seat in (0, 1) if self.match.player_id(seat) in self.auto_roll)
+
+    # --- The engine ------------------------------------------------------------------------------
+
+    def run(self, operation: Operation) -> None:
+        """Let the engine decide, then fold each event into the rows and record it."""
+        try:
+            _, decided = operation(self.state)
+        except IllegalMove as error:  # a MatchRuleError or a refused step
+            raise refused(error) from None
+        for event in decided:
+            self.state = apply_event(self.state, event)
+            self._follow(event)
+
+    def _follow(self, event: Event) -> None:
+        state, match = self.state, self.match
+        copy_onto(match, match_values(match, state))
+        if isinstance(event, Started):
+            if self.game is not None:
+                self.finished_games.append(self.game)
+            self.game = new_game_row(match, state.game)  # type: ignore[arg-type]
+        elif state.game is not None and self.game is not None:
+            copy_onto(self.game, game_values(state.game))
+        if isinstance(event, TurnEnded):
+            self.turns.append(
+                Turn(
+                    game=self.game, number=event.number, side=event.side,
+                    player_id=match.player_id(event.seat), dice=list(event.dice),
+                    steps=[step_to_wire(step) for step in event.steps],
+                    board_after=list(event.board_after), by_server=event.by_server,
+                    started_at=event.started_at, finished_at=event.finished_at,
+                )
+            )  # fmt: skip
+        if isinstance(event, Started | GameOver | MatchOver | Cancelled):
+            self.lobby_changed = True
+        kind, detail = event_detail(event)
+        if isinstance(event, MatchOver) and event.winner_seat is not None and match.rated:
+            applied = self._apply_ratings(event.winner_seat)
+            # One entry per seat, as docs/protocol.md `match_over` shows them.
+            detail["rating_changes"] = [applied.get(match.player_id(seat)) for seat in (0, 1)]
+        self.record(kind, detail)
+
+    def _apply_ratings(self, winner_seat: int) -> dict[int, Any]:
+        """The one call at match end (ratings/services.py), inside this transaction."""
+        from ratings.selectors import ratings_of
+        from ratings.services import rating_apply_match
+
+        match = self.match
+        applied = rating_apply_match(
+            match=match,
+            winner_id=match.player_id(winner_seat),  # type: ignore[arg-type]
+            loser_id=match.player_id(1 - winner_seat),  # type: ignore[arg-type]
+        )
+        self.ratings.update(ratings_of([match.creator_id, match.opponent_id]))  # type: ignore[list-item]
+        return applied
+
+    # --- Events ----------------------------------------------------------------------------------
+
+    def match_section(self) -> dict[str, Any]:
+        return match_section(self.match, self.game, usernames=self.usernames, ratings=self.ratings)
+
+    def record(self, kind: str, detail: dict[str, Any]) -> None:
+        """Bump the version and keep the event with the state as it is now: the game, and the
+        match when it changed. The move log is left out: `turn` events carry each new entry."""
+        self.match.version += 1
+        state: dict[str, Any] = {"game": game_state(self.match, self.game, self.now)}
+        section = self.match_section()
+        if section != self.match_sent:
+            state["match"] = self.match_sent = section
+        self.events.append(
+            {"type": "event", "version": self.match.version, "kind": kind, "detail": detail,
+             "state": state}
+        )  # fmt: skip
+
+    def open_turn(self) -> tuple[int, int] | None:
+        game = self.game
+        if game is None or game.phase == "over" or self.match.status != "active":
+            return None
+        return (game.pk, game.turn_number)
+
+    # --- Persist and publish ---------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Write what changed (update_fields), the new games and move-log rows, then publish
+        after commit."""
+        match = self.match
+        if self.now - match.last_activity_at >= ACTIVITY_PRECISION:
+            match.last_activity_at = self.now
+        changes = []
+        for row in [*self.finished_games, self.game, match]:
+            if row is None:
+                continue
+            if row.pk is None:
+                row.save()  # a new game (or a rematch's first save)
+            elif fields := changed_fields(row, self.loaded[id(row)]):
+                changes.append((row, fields))
+        if self.turns:
+            Turn.objects.bulk_create(self.turns)
+        update_rows(changes)
+        for row in (match, self.game):
+            if row is not None:
+                self.loaded[id(row)] = row_values(row)
+        self.finished_games, self.turns = [], []
+        self._publish_on_commit()
+        self.events = []
+
+    def _publish_on_commit(self) -> None:
+        from django.db import transaction
+
+        events, match_id, lobby = list(self.events), self.match.pk, self.lobby_changed
+        if events or lobby:
+            transaction.on_commit(lambda: publish(match_id, events, lobby=lobby))
+        turn = self.open_turn()
+        deadline = self.game.turn_deadline if self.game is not None else None
+        if turn is not None and turn != self.turn_at_start and deadline is not None:
+            from games.tasks import schedule_deadline
+
+            transaction.on_commit(lambda: schedule_deadline(match_id, *turn, deadline))
+
+
+def locked(match_id: int) -> Locked:
+    """Lock the match row (inside a transaction) and load it with its current game and players
+    (games/services/loading.py: the lock, then one read)."""
+    loaded = lock_and_load(match_id)
+    if loaded is None:
+        raise CommandError("not_found", _("There is no such match."))
+    match, game, players = loaded
+    context = Locked(match=match, game=game, now=timezone.now())
+    for player in players:
+        context.note_player(
+            player.id, player.username, player.auto_roll, player.rating, player.is_active
+        )
+    context.match_sent = context.match_section()
+    return context

@@ -1,0 +1,39 @@
+"""Refused commands: a code for programs (docs/protocol.md) and a translated message for people."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from games.rule_messages import translated_reason
+from games.rules import IllegalMove
+
+
+class CommandError(Exception):
+    """A refused command: `code` for programs (docs/protocol.md), message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# The engine's refusals by code, in the site's words. `illegal_step` keeps the engine's own
+# explanation (which rule the step breaks), translated by games/rule_messages.py.
+_MESSAGES = {
+    "match_not_active": _("This match is not being played."),
+    "not_your_turn": _("It is not your turn."),
+    "already_rolled": _("The dice are already rolled."),
+    "not_rolled": _("Roll the dice first."),
+    "undo_not_allowed": _("In this rule set every step is final."),
+    "nothing_to_undo": _("There is no step to take back."),
+}
+
+
+def refused(error: IllegalMove) -> CommandError:
+    """The CommandError for an engine refusal (a refused step is an IllegalMove without a code;
+    the match's refusals are MatchRuleErrors with one)."""
+    code = getattr(error, "code", "illegal_step")
+    message = _MESSAGES.get(code)
+    return CommandError(
+        code, str(message) if message is not None else translated_reason(str(error))
+    )

@@ -1,0 +1,213 @@
+"""A match's life outside the board: create, accept, cancel, resign or leave, rematch.
+
+Each command opens `transaction.atomic()` and locks the Match row first (`context.locked`); the
+rules of what happens are the engine's (games/rules/match), a refused command raises
+`CommandError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import EndReason, Match, MatchStatus, rule_columns
+from games.rules import match as engine
+from games.rules import rule_set
+from games.services.context import Locked, locked, server_dice
+from games.services.errors import CommandError
+from ratings.selectors import ratings_of
+
+
+def _rule_overrides(**options: Any) -> dict[str, Any]:
+    """The options a player chose (empty ones keep the preset's value)."""
+    return {name: value for name, value in options.items() if value not in (None, "")}
+
+
+def match_create(
+    *,
+    creator,
+    rule_set_name: str = "traditional",
+    length: int | None = None,
+    turn_seconds: int | None = 60,
+    reserve_seconds: int = 0,
+    rated: bool = True,
+    private: bool = False,
+    head_exception: str | None = None,
+    opening: str | None = None,
+) -> Match:
+    """An open challenge (or a private invite). Validates through the engine's RuleSet."""
+    try:
+        rules = rule_set(
+            rule_set_name,
+            **_rule_overrides(match_length=length, head_exception=head_exception, opening=opening),
+        )
+    except ValueError as error:
+        raise CommandError("bad_field", str(error)) from None
+    if rated and not turn_seconds:
+        raise CommandError("bad_field", _("Untimed play is for casual matches only."))
+    match = Match(
+        creator=creator,
+        private=private,
+        rule_set_name=rule_set_name,
+        turn_seconds=turn_seconds or None,
+        reserve_seconds=reserve_seconds,
+        rated=rated,
+        **rule_columns(rules),
+    )
+    already_open = _("You already have an open challenge; cancel it first.")
+    if (
+        not private
+        and Match.objects.filter(creator=creator, status=MatchStatus.OPEN, private=False).exists()
+    ):
+        raise CommandError("already_open", already_open)
+    try:
+        match.full_clean(exclude=["invite_token"])
+    except ValidationError as error:  # a clear message, nothing written
+        raise CommandError("bad_field", "; ".join(error.messages)) from None
+    try:
+        with transaction.atomic():
+            if private:
+                _limit_private_challenges(creator)
+            match.save()
+    except IntegrityError:  # a concurrent create won the race for the one open challenge
+        raise CommandError("already_open", already_open) from None
+    transaction.on_commit(_lobby_changed)
+    return match
+
+
+def _limit_private_challenges(creator) -> None:
+    """At most PRIVATE_CHALLENGES_PER_HOUR invite links per player and hour (issue 10). Locks the
+    creator's row, so two tabs creating at once are counted one after the other."""
+    from accounts.models import User
+
+    User.objects.select_for_update().filter(pk=creator.pk).first()
+    since = timezone.now() - timedelta(hours=1)
+    made = Match.objects.filter(creator=creator, private=True, created_at__gte=since).count()
+    if made >= settings.PRIVATE_CHALLENGES_PER_HOUR:
+        raise CommandError(
+            "too_many_invites",
+            _("You have made %(count)s invite links in the last hour; try again later.")
+            % {"count": made},
+        )
+
+
+def _lobby_changed() -> None:
+    from games.events import publish
+
+    publish(0, [], lobby=True)
+
+
+def match_cancel(*, user, match_id: int) -> Match:
+    """The creator withdraws an open challenge. Locks the match row."""
+    with transaction.atomic():
+        context = locked(match_id)
+        if context.match.creator_id != user.pk:
+            raise CommandError("not_a_player", _("Only the creator can cancel a challenge."))
+        if context.match.status != MatchStatus.OPEN:
+            raise CommandError("match_not_active", _("This challenge is no longer open."))
+        context.run(lambda state: engine.cancel(state, now=context.now))
+        context.save()
+    return context.match
+
+
+def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
+    """A second player takes the open seat; the first game starts with the opening roll.
+    Locks the match row, so two players accepting at once cannot both get the seat."""
+    with transaction.atomic():
+        context = locked(match_id)
+        match = context.match
+        if match.status != MatchStatus.OPEN:
+            raise CommandError("match_not_active", _("This challenge is no longer open."))
+        if match.private and token != match.invite_token:
+            raise CommandError("not_found", _("This invitation link is not valid."))
+        if match.creator_id == user.pk:
+            raise CommandError("not_a_player", _("You cannot accept your own challenge."))
+        if not user.is_active:
+            raise CommandError("not_a_player", _("This account is not active."))
+        match.opponent = user
+        # The accepting player's own instance is left as it came (no rating cached on it).
+        context.note_player(
+            user.pk, user.username, user.auto_roll, ratings_of([user.pk])[user.pk], True
+        )
+        _begin(context)
+        context.save()
+    return match
+
+
+def _begin(context: Locked) -> None:
+    """Both seats are filled: the engine starts game 1 with the opening roll."""
+    context.run(
+        lambda state: engine.begin(
+            state, dice=server_dice(), now=context.now, auto_roll=context.auto_roll_seats()
+        )
+    )
+
+
+def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:
+    """Resigning (or leaving the table) loses the whole match (RULES.md). Locks the match row."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = context.seat_of(user)
+        context.run(
+            lambda state: engine.resign(state, seat=seat, now=context.now, left_table=left_table)
+        )
+        context.save()
+    return context.match
+
+
+def match_rematch_offer(*, user, match_id: int) -> Match:
+    """Offer a rematch, or accept the opponent's offer (a new match, same settings, both
+    players seated, opening roll at once; its id is `match.rematch_id`). Locks the match row."""
+    with transaction.atomic():
+        context = locked(match_id)
+        match = context.match
+        seat = context.seat_of(user)
+        if match.status != MatchStatus.FINISHED or match.end_reason == EndReason.ABORTED:
+            raise CommandError("match_not_finished", _("A rematch is offered after the match."))
+        if match.rematch_id is not None:
+            raise CommandError("match_not_finished", _("The rematch has already started."))
+        if match.rematch_offered_by is None or match.rematch_offered_by == seat:
+            match.rematch_offered_by = seat
+            match.rematch_declined = False
+            context.record("rematch", {"offered_by": seat})
+            context.save()
+            return match
+        new_match = Match.objects.create(
+            creator_id=match.player_id(seat),
+            opponent_id=match.player_id(1 - seat),
+            private=True,
+            rule_set_name=match.rule_set_name,
+            turn_seconds=match.turn_seconds,
+            reserve_seconds=match.reserve_seconds,
+            rated=match.rated,
+            **rule_columns(match.rules),
+        )
+        rematch = locked(new_match.pk)
+        _begin(rematch)
+        rematch.save()
+        match.rematch = new_match
+        match.rematch_offered_by = None
+        context.record("rematch", {"match_id": new_match.pk})
+        context.save()
+    return match
+
+
+def match_rematch_decline(*, user, match_id: int) -> Match:
+    """Decline the opponent's rematch offer, or withdraw one's own. Locks the match row."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = context.seat_of(user)
+        match = context.match
+        if match.rematch_offered_by is None:
+            raise CommandError("match_not_finished", _("There is no rematch offer."))
+        match.rematch_offered_by = None
+        match.rematch_declined = True
+        context.record("rematch", {"declined_by": seat})
+        context.save()
+    return match

@@ -1,0 +1,75 @@
+"""The board commands of the mover: roll, step, undo.
+
+Each opens `transaction.atomic()`, locks the Match row first (`context.locked`), checks the
+player and the version they saw, and lets the engine (games/rules/match) decide; a refused
+command raises `CommandError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games.models import Match
+from games.rules import Step
+from games.rules import match as engine
+from games.services.context import Locked, locked, server_dice
+from games.services.errors import CommandError, refused
+
+
+def _seat_at_version(context: Locked, user, version: int | None) -> int:
+    """The player's seat, refusing a command sent for a board that has changed since."""
+    seat = context.seat_of(user)
+    try:
+        engine.require_mover(context.state, seat)
+    except engine.MatchRuleError as error:
+        raise refused(error) from None
+    if version is not None and version != context.match.version:
+        raise CommandError(
+            "stale_version",
+            _("The board has changed since (version %(now)s, you sent %(sent)s).")
+            % {"now": context.match.version, "sent": version},
+        )
+    return seat
+
+
+def game_roll(*, user, match_id: int, version: int | None) -> Match:
+    """The mover rolls; a roll with no legal step is shown and the turn passes by itself.
+    Locks the match row."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = _seat_at_version(context, user, version)
+        context.run(
+            lambda state: engine.roll(
+                state, seat=seat, dice=server_dice(), now=context.now,
+                auto_roll=context.auto_roll_seats(),
+            )
+        )  # fmt: skip
+        context.save()
+    return context.match
+
+
+def game_step_play(*, user, match_id: int, version: int | None, step: Step) -> Match:
+    """Play one step of the mover's turn; when no step is left the turn passes by itself.
+    Locks the match row; a refused step changes nothing."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = _seat_at_version(context, user, version)
+        context.run(
+            lambda state: engine.step(
+                state, seat=seat, step=step, dice=server_dice(), now=context.now,
+                auto_roll=context.auto_roll_seats(),
+            )
+        )  # fmt: skip
+        context.save()
+    return context.match
+
+
+def game_turn_undo(*, user, match_id: int, version: int | None) -> Match:
+    """Take back the last step of the turn (rule sets with undo only). Locks the match row."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = _seat_at_version(context, user, version)
+        context.run(lambda state: engine.undo(state, seat=seat))
+        context.save()
+    return context.match

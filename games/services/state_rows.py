@@ -1,0 +1,121 @@
+"""The engine's `MatchState` to and from the Match and Game rows (games/rules/match).
+
+The rows are what PostgreSQL keeps; the state is what the rules reason about. Services load rows,
+turn them into a state here, let the engine decide, and copy the new state back onto the rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.models import Game, Match
+from games.protocol import step_to_wire, steps_from_json
+from games.rules import MatchScore
+from games.rules.match import GameState, MatchState, OpeningRoll
+
+# End reasons that lose the whole match for the other seat (RULES.md): the score remembers the
+# loser, so the engine knows the winner.
+FORFEITS = ("resigned", "left", "timeouts")
+
+
+def match_state_of(match: Match, game: Game | None) -> MatchState:
+    score = MatchScore(match.length, match.scores)
+    if match.status == "finished" and match.end_reason in FORFEITS:
+        winner_seat = match.seat_of(match.winner_id)
+        score = MatchScore(match.length, match.scores, resigned=1 - winner_seat)  # type: ignore[operator, arg-type]
+    return MatchState(
+        rules=match.rules,
+        turn_seconds=match.turn_seconds,
+        reserve_seconds=match.reserve_seconds,
+        status=match.status,  # type: ignore[arg-type]
+        score=score,
+        timeouts=(match.timeouts_creator, match.timeouts_opponent),
+        reserve_ms=(match.reserve_ms_creator, match.reserve_ms_opponent),
+        end_reason=match.end_reason,  # type: ignore[arg-type]
+        started_at=match.started_at,
+        finished_at=match.finished_at,
+        game=game_state_of(game) if game is not None else None,
+    )
+
+
+def game_state_of(game: Game) -> GameState:
+    opening = None
+    if game.opening_white is not None:
+        ties = tuple((first, second) for first, second in game.opening_ties)
+        opening = OpeningRoll(game.opening_white, game.opening_black, ties)  # type: ignore[arg-type]
+    return GameState(
+        number=game.number,
+        white_seat=game.white_seat,  # type: ignore[arg-type]
+        turn_started_at=game.turn_started_at,
+        opening=opening,
+        board=tuple(game.board),
+        turn_board=tuple(game.turn_board),
+        turn=game.turn,  # type: ignore[arg-type]
+        phase=game.phase,  # type: ignore[arg-type]
+        dice=(game.dice[0], game.dice[1]) if game.dice else None,
+        steps=steps_from_json(game.steps),
+        turn_number=game.turn_number,
+        white_has_moved=game.white_has_moved,
+        black_has_moved=game.black_has_moved,
+        turn_deadline=game.turn_deadline,
+        result=game.result,
+        winner_side=game.winner_side,  # type: ignore[arg-type]
+        points=game.points,
+        finished_at=game.finished_at,
+    )
+
+
+def match_values(match: Match, state: MatchState) -> dict[str, Any]:
+    """The Match row's fields that the match state decides."""
+    winner_seat = state.winner_seat
+    return {
+        "status": state.status,
+        "score_creator": state.score.points[0],
+        "score_opponent": state.score.points[1],
+        "timeouts_creator": state.timeouts[0],
+        "timeouts_opponent": state.timeouts[1],
+        "reserve_ms_creator": state.reserve_ms[0],
+        "reserve_ms_opponent": state.reserve_ms[1],
+        "winner_id": match.player_id(winner_seat) if winner_seat is not None else None,
+        "end_reason": state.end_reason,
+        "started_at": state.started_at,
+        "finished_at": state.finished_at,
+    }
+
+
+def game_values(game: GameState) -> dict[str, Any]:
+    """A Game row's fields, as the game state has them."""
+    opening = game.opening
+    return {
+        "number": game.number,
+        "white_seat": game.white_seat,
+        "opening_white": opening.white if opening else None,
+        "opening_black": opening.black if opening else None,
+        "opening_ties": [list(tie) for tie in opening.ties] if opening else [],
+        "board": list(game.board),
+        "turn_board": list(game.turn_board),
+        "turn": game.turn,
+        "phase": game.phase,
+        "dice": list(game.dice) if game.dice else None,
+        "steps": [step_to_wire(step) for step in game.steps],
+        "turn_number": game.turn_number,
+        "white_has_moved": game.white_has_moved,
+        "black_has_moved": game.black_has_moved,
+        "turn_started_at": game.turn_started_at,
+        "turn_deadline": game.turn_deadline,
+        "result": game.result,
+        "winner_side": game.winner_side,
+        "points": game.points,
+        "finished_at": game.finished_at,
+    }
+
+
+def copy_onto(row: Match | Game, values: dict[str, Any]) -> None:
+    for name, value in values.items():
+        setattr(row, name, value)
+
+
+def new_game_row(match: Match, game: GameState) -> Game:
+    """An unsaved Game row for a game the engine has just started."""
+    row = Game(match=match, start_board=list(game.board), **game_values(game))
+    return row
