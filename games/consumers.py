@@ -247,7 +247,6 @@ class MatchSocket(SiteSocket):
                 # The ack first: the sender's own event then follows it, through the hub.
                 await self.send_json({"type": "ack", "id": command.id, "version": match.version})
         finally:
-            metrics.command_done(command.type, failure, time.perf_counter() - started)
             # Whatever happened to the ack (the sender gone, a frame that failed), what the
             # command committed reaches the opponent and the spectators (issue 10).
             for match_id, events, lobby in published:
@@ -255,6 +254,7 @@ class MatchSocket(SiteSocket):
                     await publish_async(match_id, events, lobby=lobby)
                 except Exception:  # noqa: BLE001 - others resynchronise at the next version
                     log.exception("match %s: publishing committed events failed", match_id)
+            metrics.command_done(command.type, failure, time.perf_counter() - started)
 
     def run_collecting(self, command: Command, user):
         """Run a player's command in this (worker) thread; return the match, what it committed
