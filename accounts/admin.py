@@ -3,10 +3,14 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from moderation.admin import ModerationActionForm, ModerationPermissions, user_actions
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(ModerationPermissions, BaseUserAdmin):
+    """Users, with the moderators' warn, mute and ban actions (moderation/services.py). The
+    Moderators group only views users: no password or profile field can be changed by it."""
+
     fieldsets = (
         *BaseUserAdmin.fieldsets,
         (_("Play"), {"fields": ("language", "auto_roll")}),
@@ -14,3 +18,5 @@ class UserAdmin(BaseUserAdmin):
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
     list_filter = ("is_active", "is_staff", "is_superuser")
     search_fields = ("username", "email")
+    action_form = ModerationActionForm
+    actions = user_actions(lambda user: {"user": user})

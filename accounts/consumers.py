@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 
 from accounts import socket_limits
 from accounts.language import language_for_scope
-from accounts.signals import user_group_name
+from accounts.signals import CLOSE_BANNED, CLOSE_LOGGED_OUT, user_group_name
 from config import metrics
 from config.client_address import client_address
 from config.patches import channels_socket
@@ -39,7 +39,6 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 4096
 # An application close code: Autobahn (Daphne) sends only 1000 and 3000-4999, not RFC 6455's 1008.
 CLOSE_RATE_LIMITED = 4008
-CLOSE_LOGGED_OUT = 4001
 CLOSE_TOO_MANY_SOCKETS = 4029
 
 
@@ -187,8 +186,16 @@ class SiteSocket(AsyncWebsocketConsumer):
         await self.send_json(payload)
 
     async def session_logout(self, event: dict[str, Any]) -> None:
-        """The user logged out, was deactivated or changed their password (accounts/signals.py)."""
-        await self.close(code=CLOSE_LOGGED_OUT)
+        """The user logged out, was deactivated, changed their password or was banned
+        (accounts/signals.py): closed with the code the sender chose."""
+        code = event.get("code")
+        await self.close(
+            code=code if code in (CLOSE_LOGGED_OUT, CLOSE_BANNED) else CLOSE_LOGGED_OUT
+        )
+
+    async def moderation_blocks(self, event: dict[str, Any]) -> None:
+        """The user's blocks changed (moderation/services.py); match sockets re-read whose chat
+        they hide, other sockets have nothing to do."""
 
 
 class MeSocket(SiteSocket):

@@ -1,6 +1,6 @@
 """Closing a user's open sockets (every tab, every Daphne process) when their session should end:
 they log out, their account is deactivated, or their password changes (issue 10: an open socket
-kept acting as its user after either).
+kept acting as its user after either), or a moderator bans them (issue 14).
 
 New sockets are safe already: Channels' auth middleware checks the session's password hash and the
 backend refuses inactive users. Open ones are told through the user's channel-layer group.
@@ -22,9 +22,16 @@ def user_group_name(user_id: int) -> str:
     return f"user.{user_id}"
 
 
-def close_user_sockets(user_id: int) -> None:
+# Close codes (docs/protocol.md): the session ended; the user was banned (moderation).
+CLOSE_LOGGED_OUT = 4001
+CLOSE_BANNED = 4003
+
+
+def close_user_sockets(user_id: int, *, code: int = CLOSE_LOGGED_OUT) -> None:
+    """Close every open socket of the user, on every Daphne process (the user's channel-layer
+    group), with `code`."""
     async_to_sync(get_channel_layer().group_send)(
-        user_group_name(user_id), {"type": "session.logout"}
+        user_group_name(user_id), {"type": "session.logout", "code": code}
     )
 
 

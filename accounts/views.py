@@ -16,6 +16,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     from django.core.paginator import Paginator
 
     from games.selectors import PlayerMatches
+    from moderation.selectors import is_blocking
+    from moderation.services import can_report
     from ratings.records import player_record, rating_deltas
 
     player = get_object_or_404(User, username=username, is_active=True)
@@ -24,8 +26,18 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     deltas = rating_deltas(player, [match.pk for match in page])
     for match in page:
         match.rating_delta = deltas.get(match.pk)
+    viewer = request.user
+    signed_in = viewer.is_authenticated and viewer.pk != player.pk
     return render(
-        request, "accounts/profile.html", {"player": player, "record": record, "page": page}
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            "record": record,
+            "page": page,
+            "blocking": signed_in and is_blocking(viewer.pk, player.pk),
+            "can_report": signed_in and can_report(viewer),
+        },
     )
 
 
@@ -37,7 +49,13 @@ def preferences(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, _("Your preferences are saved."))
         return redirect("preferences")
-    return render(request, "accounts/preferences.html", {"form": form})
+    from moderation.selectors import blocks_of
+
+    return render(
+        request,
+        "accounts/preferences.html",
+        {"form": form, "blocks": blocks_of(request.user.pk)},
+    )
 
 
 @require_POST

@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",
+    "chat",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -79,6 +81,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "moderation.middleware.WarningMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
@@ -212,6 +215,14 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
 SNAPSHOT_REQUESTS_PER_MINUTE = int(os.environ.get("SNAPSHOT_REQUESTS_PER_MINUTE", "20"))
 # Private invite links a player may create per hour.
 PRIVATE_CHALLENGES_PER_HOUR = int(os.environ.get("PRIVATE_CHALLENGES_PER_HOUR", "20"))
+# Chat (issue 14): at most CHAT_MESSAGES_PER_WINDOW messages per user in any
+# CHAT_WINDOW_SECONDS, across all their tabs and matches (chat/services.py).
+CHAT_MESSAGES_PER_WINDOW = int(os.environ.get("CHAT_MESSAGES_PER_WINDOW", "5"))
+CHAT_WINDOW_SECONDS = float(os.environ.get("CHAT_WINDOW_SECONDS", "10"))
+# Reports (issue 14): at most this many per reporter in 24 hours (moderation/services.py).
+REPORTS_PER_DAY = int(os.environ.get("REPORTS_PER_DAY", "10"))
+# A player's block list is capped (each block is read by every chat socket of theirs).
+MAX_BLOCKS = int(os.environ.get("MAX_BLOCKS", "500"))
 
 # --- Client addresses behind reverse proxies (config/client_address.py) -------------------------
 # How many proxies in front of Daphne append to X-Forwarded-For (nginx in deploy/: 1). 0 trusts

@@ -22,6 +22,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", set_language, name="set_language"),
     path("", include("accounts.urls")),
+    path("", include("moderation.urls")),
     path("", include("games.urls")),
     path("", include("ratings.urls")),
 ]

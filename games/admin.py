@@ -1,6 +1,23 @@
-from django.contrib import admin
+"""Matches, games and the move log. A match's rules are the engine's: rows of a match being
+played are read-only here for everyone (issue 14: a live board could be changed by hand), and a
+finished match is annulled through moderation's service, never edited."""
 
-from games.models import Game, Match, Turn
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game, Match, MatchStatus, Turn
+from moderation.admin import (
+    ModerationActionForm,
+    ModerationPermissions,
+    action_inputs,
+    chat_log,
+    run_each,
+)
+from moderation.services import match_annul
+
+
+def _is_live(match: Match | None) -> bool:
+    return match is not None and match.status in (MatchStatus.OPEN, MatchStatus.ACTIVE)
 
 
 class GameInline(admin.TabularInline):
@@ -22,17 +39,37 @@ class GameInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ModerationPermissions, admin.ModelAdmin):
     list_display = (
         "id", "creator", "opponent", "status", "rule_set_name", "length", "rated",
-        "score_creator", "score_opponent", "winner", "end_reason", "created_at",
+        "score_creator", "score_opponent", "winner", "end_reason", "annulled_at", "created_at",
     )  # fmt: skip
     list_filter = ("status", "rule_set_name", "rated", "end_reason", "length")
     search_fields = ("creator__username", "opponent__username", "id")
     raw_id_fields = ("creator", "opponent", "winner", "rematch")
-    readonly_fields = ("version", "invite_token", "created_at", "started_at", "finished_at")
+    readonly_fields = ("version", "invite_token", "created_at", "started_at", "finished_at",
+                       "annulled_at", "chat")  # fmt: skip
     inlines = [GameInline]
     date_hierarchy = "created_at"
+    action_form = ModerationActionForm
+    actions = ["annul"]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return not _is_live(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return not _is_live(obj) and super().has_delete_permission(request, obj)
+
+    @admin.display(description=_("chat of the match"))
+    def chat(self, match: Match):
+        return chat_log(match.pk)
+
+    @admin.action(description=_("Annul (ratings reverted, kept in history)"),
+                  permissions=["annul"])  # fmt: skip
+    def annul(self, request, queryset):
+        reason = action_inputs(request)[0]
+        run_each(self, request, queryset, lambda match: match_annul(
+            moderator=request.user, match_id=match.pk, reason=reason))  # fmt: skip
 
 
 class TurnInline(admin.TabularInline):
@@ -49,6 +86,16 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ("phase", "result")
     raw_id_fields = ("match",)
     inlines = [TurnInline]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return not (obj is not None and _is_live(obj.match)) and super().has_change_permission(
+            request, obj
+        )
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return not (obj is not None and _is_live(obj.match)) and super().has_delete_permission(
+            request, obj
+        )
 
 
 @admin.register(Turn)

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.consumers import SiteSocket, echo_id
+from chat.consumers import CHAT_COMMANDS, ChatSocketMixin, read_chat
 from config import metrics
 from config.log_format import bind_play
 from config.wire import json_text
@@ -92,12 +93,14 @@ PLAYER_COMMANDS: dict[str, Callable[..., Match]] = {
     "rematch": _rematch,
     "rematch_decline": _rematch_decline,
 }
+
+
 # Answered by the socket itself, for anyone watching.
 SOCKET_COMMANDS = frozenset({"ping", "snapshot"})
 
 
-class MatchSocket(SiteSocket):
-    """`/ws/matches/<id>/`: players play, everyone watches (docs/protocol.md).
+class MatchSocket(ChatSocketMixin, SiteSocket):
+    """`/ws/matches/<id>/`: players play, everyone watches and chats (docs/protocol.md).
 
     Group messages come from this process's hub (games/hub.py), not through the socket's own
     channel. While a snapshot is being read and sent, they are held in `_held` and replayed after
@@ -139,6 +142,7 @@ class MatchSocket(SiteSocket):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.seat = snapshot.seats.get(user.pk) if user is not None else None
+        await self.read_hidden_authors()
         await presence.presence_join(self.match_id, self.channel_name, self.seat)
         self.opened = True
         await self._send_snapshot(snapshot)
@@ -179,6 +183,12 @@ class MatchSocket(SiteSocket):
         if self.seat is not None:
             side = next(p["side"] for p in state["match"]["players"] if p["seat"] == self.seat)
         user = self.user
+        state["chat"] = await read_chat(
+            match_id=self.match_id,
+            match_status=state["match"]["status"],
+            viewer_id=user.pk if user else None,
+            is_player=self.seat is not None,
+        )
         self.version = version
         await self.send_json(
             {
@@ -210,6 +220,8 @@ class MatchSocket(SiteSocket):
             await self.send_json({"type": "pong", "id": command.id})
         elif command.type == "snapshot":
             await self._requested_snapshot(message)
+        elif command.type in CHAT_COMMANDS:
+            await self._chat_command(command, message)
         else:
             await self._player_command(command, message)
 

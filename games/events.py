@@ -61,15 +61,7 @@ def publish(match_id: int, events: list[dict[str, Any]], *, lobby: bool = False)
         return
     # Outside an event loop (Celery tasks, page views): a plain PUBLISH from this thread.
     if events:
-        message = _events_message(match_id, events)
-        for delay in _retry_delays():
-            try:
-                _sync_client().publish(match_channel(match_id), message)
-                break
-            except PUBLISH_RETRY_ERRORS:
-                if delay is None:
-                    raise
-                time.sleep(delay)
+        _publish_from_thread(match_id, _events_message(match_id, events))
     if lobby:
         async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
 
@@ -114,6 +106,24 @@ async def publish_async(
 async def publish_match_message(match_id: int, message: dict[str, Any]) -> None:
     """Any other message for a match's sockets (presence), through the same channel."""
     await client().publish(match_channel(match_id), orjson.dumps({**message, "match": match_id}))
+
+
+def publish_match_message_now(match_id: int, message: dict[str, Any]) -> None:
+    """`publish_match_message` from a thread without an event loop (services' on_commit: the
+    chat), with the same retries as `publish`."""
+    _publish_from_thread(match_id, orjson.dumps({**message, "match": match_id}))
+
+
+def _publish_from_thread(match_id: int, data: bytes) -> None:
+    """PUBLISH on the match's channel, retried while Redis is briefly away."""
+    for delay in _retry_delays():
+        try:
+            _sync_client().publish(match_channel(match_id), data)
+            return
+        except PUBLISH_RETRY_ERRORS:
+            if delay is None:
+                raise
+            time.sleep(delay)
 
 
 def _events_message(match_id: int, events: list[dict[str, Any]]) -> bytes:

@@ -94,6 +94,8 @@ class EndReason(models.TextChoices):
     LEFT = "left", _("left the table")
     TIMEOUTS = "timeouts", _("three timeouts")
     ABORTED = "aborted", _("aborted")
+    # A moderator banned the loser during the match (issue 14).
+    BANNED = "banned", _("banned by a moderator")
 
 
 class GameResult(models.TextChoices):
@@ -165,6 +167,9 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     last_activity_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # A moderator annulled the finished match (moderation.services.match_annul): it stays in the
+    # history, marked, and its rating changes are reverted.
+    annulled_at = models.DateTimeField(_("annulled"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("match")
@@ -215,6 +220,11 @@ class Match(models.Model):
             models.CheckConstraint(
                 condition=~Q(status__in=["open", "active"]) | Q(winner__isnull=True, end_reason=""),
                 name="match_no_result_while_playing",
+            ),
+            # Only a finished match can be annulled.
+            models.CheckConstraint(
+                condition=Q(annulled_at__isnull=True) | Q(status="finished"),
+                name="match_annulled_is_finished",
             ),
             models.CheckConstraint(
                 condition=Q(status="open") | Q(status="cancelled") | Q(opponent__isnull=False),

@@ -27,8 +27,9 @@ from games.rules.clock import read_clock
 from games.rules.ruleset import OPTION_VALUES
 
 COMMAND_TYPES = frozenset(
-    {"roll", "step", "undo", "resign", "leave", "rematch", "rematch_decline", "snapshot", "ping"}
-)
+    {"roll", "step", "undo", "resign", "leave", "rematch", "rematch_decline", "snapshot", "ping",
+     "chat", "chat_mute"}
+)  # fmt: skip
 VERSIONED_COMMANDS = frozenset({"roll", "step", "undo"})
 
 WireStep = list[int]
@@ -46,6 +47,9 @@ class Command:
     id: str | int | None = None
     version: int | None = None
     step: Step | None = None
+    text: str | None = None  # chat: plain text, checked by chat/services.py
+    phrase: str | None = None  # chat: a quick phrase's key
+    mute: bool | None = None  # chat_mute
 
 
 def parse_command(message: dict[str, Any]) -> Command:
@@ -63,9 +67,29 @@ def parse_command(message: dict[str, Any]) -> Command:
     if kind in VERSIONED_COMMANDS and (type(version) is not int or version < 0):
         raise ProtocolError("bad_field", _("version must be a non-negative integer."))
     step = step_from_wire(message.get("step")) if kind == "step" else None
+    chat = _chat_fields(kind, message)
     return Command(
-        type=kind, id=command_id, version=version if kind in VERSIONED_COMMANDS else None, step=step
-    )
+        type=kind, id=command_id, version=version if kind in VERSIONED_COMMANDS else None,
+        step=step, **chat,
+    )  # fmt: skip
+
+
+def _chat_fields(kind: str, message: dict[str, Any]) -> dict[str, Any]:
+    """`chat`: exactly one of `text` (a string) and `phrase` (a string); `chat_mute`: `mute`, a
+    boolean. Their values are checked by the chat service."""
+    if kind == "chat":
+        text, phrase = message.get("text"), message.get("phrase")
+        if (text is None) == (phrase is None):
+            raise ProtocolError("bad_field", _("chat needs either text or phrase."))
+        if not isinstance(text if phrase is None else phrase, str):
+            raise ProtocolError("bad_field", _("text and phrase must be strings."))
+        return {"text": text, "phrase": phrase}
+    if kind == "chat_mute":
+        mute = message.get("mute")
+        if type(mute) is not bool:
+            raise ProtocolError("bad_field", _("mute must be true or false."))
+        return {"mute": mute}
+    return {}
 
 
 def step_from_wire(value: object) -> Step:

@@ -67,6 +67,11 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         else ""
     )
     finished = match.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
+    from chat.models import MAX_CHAT_LENGTH, QuickPhrase
+
+    viewer_id = request.user.pk if request.user.is_authenticated else None
+    seat = match.seat_of(viewer_id)
+    opponent = None if seat is None else (match.opponent if seat == 0 else match.creator)
     return render(
         request,
         "games/match.html",
@@ -79,6 +84,9 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "invite_url": invite_url,
             # The page's rule-set names (`rules_<name>` strings) come from the engine's presets.
             "rule_set_choices": RuleSetName.choices,
+            "quick_phrases": QuickPhrase.choices,
+            "chat_max_length": MAX_CHAT_LENGTH,
+            "opponent": opponent,  # a player reports the opponent from here
         },
     )
 
@@ -128,7 +136,14 @@ def _finished_match(match_id: int) -> Match:
 def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
     json_url = reverse("match_export", kwargs={"match_id": match.pk})
-    return render(request, "games/replay.html", {"match": match, "json_url": json_url})
+    from chat.selectors import match_chat
+
+    viewer_id = request.user.pk if request.user.is_authenticated else None
+    return render(
+        request,
+        "games/replay.html",
+        {"match": match, "json_url": json_url, "chat": match_chat(match.pk, viewer_id=viewer_id)},
+    )
 
 
 @require_GET

@@ -101,6 +101,19 @@ def _release_pooled_connections(request) -> Iterator[None]:
                 connection.close_pool()
 
 
+@pytest.fixture
+def fixed_dice(settings):
+    """Turn the test dice seam on (DEBUG + NARDY_TEST_DICE) and return the queueing function
+    (tests/games, tests/chat, tests/moderation)."""
+    from games.dice import push_test_dice
+
+    settings.DEBUG = True
+    settings.NARDY_TEST_DICE = True
+    push_test_dice()  # empty the queue
+    yield push_test_dice
+    push_test_dice()
+
+
 @pytest.fixture(scope="session")
 def test_database_name(django_db_setup) -> str:
     from django.conf import settings

@@ -6,7 +6,8 @@ rules are decided by the pure engine (games/rules/match), the rows are written t
 and the versioned events are published after commit. A refused command raises `CommandError` and
 changes nothing.
 
-- `lifecycle.py`: create, accept, cancel, resign or leave, rematch;
+- `lifecycle.py`: create, accept, cancel, resign or leave, rematch, the end of a banned
+  player's matches;
 - `play.py`: roll, step, undo;
 - `clocks.py`: turn deadlines and stale matches.
 """
@@ -26,6 +27,7 @@ from games.services.lifecycle import (
     match_rematch_decline,
     match_rematch_offer,
     match_resign,
+    matches_end_for_ban,
 )
 from games.services.play import game_roll, game_step_play, game_turn_undo
 
@@ -45,4 +47,5 @@ __all__ = [
     "match_rematch_offer",
     "match_resign",
     "matches_close_stale",
+    "matches_end_for_ban",
 ]

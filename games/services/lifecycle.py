@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -22,6 +23,22 @@ from games.rules import rule_set
 from games.services.context import Locked, locked, server_dice
 from games.services.errors import CommandError
 from ratings.selectors import ratings_of
+
+
+def _refuse_if_banned(user) -> None:
+    """A banned player cannot play: create, accept or rematch (issue 14)."""
+    from moderation.selectors import ban_in_force
+
+    if ban_in_force(user.pk) is not None:
+        raise CommandError("banned", _("Your account is banned from play."))
+
+
+def _refuse_if_blocked(a_id: int, b_id: int) -> None:
+    """No challenge, accept or rematch between players when either blocks the other."""
+    from moderation.selectors import blocked_between
+
+    if blocked_between(a_id, b_id):
+        raise CommandError("blocked", _("You cannot play this player."))
 
 
 def _rule_overrides(**options: Any) -> dict[str, Any]:
@@ -51,6 +68,7 @@ def match_create(
         raise CommandError("bad_field", str(error)) from None
     if rated and not turn_seconds:
         raise CommandError("bad_field", _("Untimed play is for casual matches only."))
+    _refuse_if_banned(creator)
     match = Match(
         creator=creator,
         private=private,
@@ -130,6 +148,8 @@ def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
             raise CommandError("not_a_player", _("You cannot accept your own challenge."))
         if not user.is_active:
             raise CommandError("not_a_player", _("This account is not active."))
+        _refuse_if_banned(user)
+        _refuse_if_blocked(match.creator_id, user.pk)
         match.opponent = user
         # The accepting player's own instance is left as it came (no rating cached on it).
         context.note_player(
@@ -172,6 +192,8 @@ def match_rematch_offer(*, user, match_id: int) -> Match:
             raise CommandError("match_not_finished", _("A rematch is offered after the match."))
         if match.rematch_id is not None:
             raise CommandError("match_not_finished", _("The rematch has already started."))
+        _refuse_if_banned(user)
+        _refuse_if_blocked(match.creator_id, match.opponent_id)  # type: ignore[arg-type]
         if match.rematch_offered_by is None or match.rematch_offered_by == seat:
             match.rematch_offered_by = seat
             match.rematch_declined = False
@@ -196,6 +218,36 @@ def match_rematch_offer(*, user, match_id: int) -> Match:
         context.record("rematch", {"match_id": new_match.pk})
         context.save()
     return match
+
+
+def matches_end_for_ban(*, user_id: int) -> list[int]:
+    """A moderator banned the user (moderation.services.user_ban, inside its transaction): each
+    active match of theirs ends at once as their loss (reason `banned`, rated as the match was),
+    their open challenges are withdrawn. Locks each match row in turn (`context.locked`); the
+    events are published after commit, so the opponent sees why. Returns the match ids ended."""
+    ended = []
+    mine = Match.objects.filter(
+        Q(creator_id=user_id) | Q(opponent_id=user_id),
+        status__in=[MatchStatus.ACTIVE, MatchStatus.OPEN],
+    ).order_by("pk")
+    for match_id in mine.values_list("pk", flat=True):
+        with transaction.atomic():
+            if _end_for_ban(locked(match_id), user_id):
+                ended.append(match_id)
+    return ended
+
+
+def _end_for_ban(context: Locked, user_id: int) -> bool:
+    match, now = context.match, context.now
+    if match.status == MatchStatus.ACTIVE:
+        seat = match.seat_of(user_id)
+        context.run(lambda state: engine.ban(state, seat=seat, now=now))  # type: ignore[arg-type]
+    elif match.status == MatchStatus.OPEN:
+        context.run(lambda state: engine.cancel(state, now=now))
+    else:
+        return False  # it ended while we waited for its lock
+    context.save()
+    return True
 
 
 def match_rematch_decline(*, user, match_id: int) -> Match:

@@ -15,7 +15,7 @@ from games.rules.match import GameState, MatchState, OpeningRoll
 
 # End reasons that lose the whole match for the other seat (RULES.md): the score remembers the
 # loser, so the engine knows the winner.
-FORFEITS = ("resigned", "left", "timeouts")
+FORFEITS = ("resigned", "left", "timeouts", "banned")
 
 
 def match_state_of(match: Match, game: Game | None) -> MatchState:

@@ -2,6 +2,7 @@
 // the match state with its optimistic steps) runs the match; this module gives it a screen
 // (match/view.js), buttons (match/controls.js) and the page's translated strings.
 import { readStrings, translator } from "./strings.js";
+import { ChatPanel } from "./match/chat.js";
 import { bindControls } from "./match/controls.js";
 import { MatchSession } from "./match/session.js";
 import { DEFAULT_STRINGS } from "./match/strings.js";
@@ -27,9 +28,15 @@ export class MatchApp {
         notice: (text, ms, tone) => this.screen.toast(text, ms, tone),
         ratings: (lines) => this.screen.showRatingChanges(lines),
         navigate: (path) => window.location.assign(path),
+        chat: (kind, data) => this.onChat(kind, data),
       },
     });
     this.model = this.session.model;
+    this.chat = new ChatPanel(root, {
+      t: this.t,
+      send: (fields) => this.session.chat(fields),
+      mute: (value) => this.session.muteOpponent(value),
+    });
     this.screen = new MatchView(root, { t: this.t, onMove: (from, to) => this.session.move(from, to) });
     bindControls(root, {
       roll: () => this.session.roll(),
@@ -51,6 +58,17 @@ export class MatchApp {
     });
     this.screen.setStatus(this.t("connecting"));
     setInterval(() => this.screen.tickClocks(this.model, performance.now() - this.stateAt), CLOCK_TICK_MS);
+  }
+
+  onChat(kind, data) {
+    if (kind === "snapshot") {
+      const status = this.model.view && this.model.view.match ? this.model.view.match.status : null;
+      this.chat.snapshot(data.chat, data.you, status);
+    } else if (kind === "message") {
+      this.chat.add(data);
+    } else if (kind === "muted") {
+      this.chat.muted(data);
+    }
   }
 
   // What browser tests and the console read (window.matchApp).

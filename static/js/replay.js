@@ -12,7 +12,8 @@ const DEFAULT_STRINGS = {
   point_one: "1 point", points_many: "{n} points", by_server: "played by the server",
   won_match: "{name} won the match", won_match_reason: "{name} won the match ({reason})",
   reason_finished: "", reason_resigned: "resigned", reason_left: "left the table",
-  reason_timeouts: "timeouts", reason_aborted: "aborted", match_to: "Match to {n}",
+  reason_timeouts: "timeouts", reason_aborted: "aborted", reason_banned: "banned by a moderator",
+  match_to: "Match to {n}",
   load_failed: "Could not load the replay", no_games: "No games were played", passed: "no legal move",
 };
 

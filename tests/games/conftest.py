@@ -1,18 +1,7 @@
 import pytest
 
 from games import services
-from games.dice import push_test_dice
 from tests.factories import make_user
-
-
-@pytest.fixture
-def fixed_dice(settings):
-    """Turn the test dice seam on (DEBUG + NARDY_TEST_DICE) and return the queueing function."""
-    settings.DEBUG = True
-    settings.NARDY_TEST_DICE = True
-    push_test_dice()  # empty the queue
-    yield push_test_dice
-    push_test_dice()
 
 
 @pytest.fixture

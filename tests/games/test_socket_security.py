@@ -39,9 +39,14 @@ async def closed_with(socket, timeout: float = 5) -> int:
 
 
 def test_the_command_tables_cover_the_protocol_exactly():
-    handled = set(consumers.PLAYER_COMMANDS) | consumers.SOCKET_COMMANDS
+    handled = (
+        set(consumers.PLAYER_COMMANDS) | set(consumers.CHAT_COMMANDS) | consumers.SOCKET_COMMANDS
+    )
     assert handled == COMMAND_TYPES
     assert not set(consumers.PLAYER_COMMANDS) & consumers.SOCKET_COMMANDS
+    assert not set(consumers.CHAT_COMMANDS) & (
+        set(consumers.PLAYER_COMMANDS) | consumers.SOCKET_COMMANDS
+    )
 
 
 @pytest.mark.parametrize("identifier", [2**64, -(2**70), MAX_SAFE_INTEGER + 1, 1.5, [1], {"a": 1}])

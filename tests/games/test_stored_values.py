@@ -22,7 +22,7 @@ from games.models import (
 
 def test_stored_enum_values_never_change():
     assert MatchStatus.values == ["open", "active", "finished", "cancelled", "aborted"]
-    assert EndReason.values == ["finished", "resigned", "left", "timeouts", "aborted"]
+    assert EndReason.values == ["finished", "resigned", "left", "timeouts", "aborted", "banned"]
     assert GameResult.values == ["oin", "mars"]
     assert Phase.values == ["roll", "move", "over"]
     assert RuleSetName.values == ["traditional", "tournament"]

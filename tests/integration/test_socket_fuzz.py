@@ -2,8 +2,10 @@
 
 From a player (the one to move) and from a spectator: JSON of any shape and depth, huge and
 non-finite numbers, long and odd Unicode strings, wrong types in every field of every command,
-binary frames. After each frame the socket must still answer a ping; the match's version and board
-must be unchanged unless the frame was a valid command (then the sender got an ack); at the end
+binary frames; chat messages too long, empty, with markup or control characters, and chat_mute
+with every wrong type. After each frame the socket must still answer a ping; the match's version,
+board, chat and mutes must be unchanged unless the frame was a valid command (then the sender got
+an ack; a chat message adds one row and leaves the match alone); at the end
 the spectator count is right (no ghost sockets). Seeded: a failure names the seed and the frame.
 """
 
@@ -17,6 +19,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from websockets.asyncio.client import connect
 
+from chat.models import MAX_CHAT_LENGTH, ChatMessage, ChatMute
 from games import services
 from games.models import Game, Match
 from games.protocol import COMMAND_TYPES
@@ -31,6 +34,9 @@ PLAYER_FRAMES = 2000
 SPECTATOR_FRAMES = 1000
 ODD_STRINGS = ["", "\u0000", "\u202e\u0644\u0627", "🎲" * 40, "ш" * 70, "x" * 65, "\ufeff",
                "<script>", "' OR 1=1 --", "\\ud800"]  # fmt: skip
+# Chat texts: fine ones, 140 and 141 characters, markup, control characters, odd Unicode.
+CHAT_TEXTS = ["gg", "ш" * 140, "ш" * 141, "x" * 4000, "<img src=x onerror=alert(1)>", "a\u0000b",
+              " ", "\u202e\u0644\u0627", "🎲" * 70, "\r\n", "\ud83c"]  # fmt: skip
 ODD_NUMBERS = ["1e400", "-1e400", "NaN", "Infinity", "-Infinity", str(2**64), str(-(2**70)),
                "1e308", "-0", "0.5", str(2**53), str(2**53 + 1), "1234567890" * 3]  # fmt: skip
 
@@ -49,8 +55,8 @@ def any_value(rng: random.Random, depth: int = 0):
         return "".join(chr(rng.randrange(32, 0x2FFF)) for _ in range(rng.randrange(20)))
     if kind in (5, 6):
         return [any_value(rng, depth + 1) for _ in range(rng.randrange(4))]
-    return {rng.choice(["type", "id", "step", "version", "x"]): any_value(rng, depth + 1)
-            for _ in range(rng.randrange(4))}  # fmt: skip
+    return {rng.choice(["type", "id", "step", "version", "x", "text", "phrase", "mute"]):
+            any_value(rng, depth + 1) for _ in range(rng.randrange(4))}  # fmt: skip
 
 
 def frame(rng: random.Random, version: int, types: list[str]) -> str | bytes:
@@ -81,6 +87,14 @@ def frame(rng: random.Random, version: int, types: list[str]) -> str | bytes:
             [rng.randrange(-1, 26), rng.randrange(-1, 26), rng.randrange(0, 8)],
             any_value(rng), [24, 20], [24.0, 20, 4], [[24], 20, 4], "24-20",
         ])  # fmt: skip
+    if command["type"] == "chat" or rng.random() < 0.1:  # a chat message, often hostile
+        field = rng.choice(["text", "text", "phrase", "both", None])
+        if field in ("text", "both"):
+            command["text"] = rng.choice(CHAT_TEXTS + [any_value(rng)])
+        if field in ("phrase", "both"):
+            command["phrase"] = rng.choice(["good_luck", "thanks", "", "GOOD_LUCK", any_value(rng)])
+    if command["type"] == "chat_mute" or rng.random() < 0.05:
+        command["mute"] = rng.choice([True, False, 1, 0, "true", None, [True], any_value(rng)])
     if rng.random() < 0.1:
         command["x" * rng.randrange(1, 300)] = any_value(rng)
     text = json.dumps(command, ensure_ascii=rng.random() < 0.5)
@@ -89,7 +103,8 @@ def frame(rng: random.Random, version: int, types: list[str]) -> str | bytes:
 
 def test_hostile_frames_change_nothing_and_every_socket_lives(test_database_name, client):
     site = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="1000000",
-                      SNAPSHOT_REQUESTS_PER_MINUTE="1000000")  # fmt: skip
+                      SNAPSHOT_REQUESTS_PER_MINUTE="1000000",
+                      CHAT_MESSAGES_PER_WINDOW="1000000")  # fmt: skip
     try:
         white, black = make_user("fuzz_w"), make_user("fuzz_b")
         # Untimed: no server move may change the match while the frames are sent.
@@ -103,6 +118,7 @@ def test_hostile_frames_change_nothing_and_every_socket_lives(test_database_name
     assert summary["spectators"] == 1
     # The generator really exercised refusals and real commands alike.
     assert summary["errors"] > PLAYER_FRAMES and summary["acks"] >= 1, summary
+    assert summary["chat"] >= 1, summary  # some chat commands were valid and stored
 
 
 def _white_to_move(match_id: int) -> bool:
@@ -110,17 +126,27 @@ def _white_to_move(match_id: int) -> bool:
     return game.seat_of_side(game.turn) == 0
 
 
-def _state(match_id: int) -> tuple[int, list[int], list[int] | None]:
+def _state(match_id: int) -> tuple[int, list[int], list[int] | None, int, int]:
     match = Match.objects.get(pk=match_id)
     game = match.games.order_by("-number").first()
-    return match.version, list(game.board), game.dice
+    chat = ChatMessage.objects.filter(match_id=match_id).count()
+    mutes = ChatMute.objects.filter(match_id=match_id).count()
+    return match.version, list(game.board), game.dice, chat, mutes
+
+
+def _type_of(sent: str | bytes) -> object:
+    try:
+        decoded = json.loads(sent)
+    except ValueError:
+        return None
+    return decoded.get("type") if isinstance(decoded, dict) else None
 
 
 async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
     rng = random.Random(SEED)
     url = f"ws://127.0.0.1:{site.port}/ws/matches/{match_id}/"
     read_state = sync_to_async(_state)
-    counts = {"frames": 0, "errors": 0, "acks": 0}
+    counts = {"frames": 0, "errors": 0, "acks": 0, "chat": 0}
     async with (
         connect(url, origin=site.url, additional_headers={"Cookie": cookie}) as player,
         connect(url, origin=site.url) as spectator,
@@ -142,14 +168,23 @@ async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
                 message = json.loads(await asyncio.wait_for(socket.recv(), 10))
                 if message["type"] == "pong" and message.get("id") == f"p{number}":
                     break
+                if message["type"] == "chat":  # shown as text: stored as sent, never longer
+                    assert len(message["message"]["text"]) <= MAX_CHAT_LENGTH
+                    continue
                 acked |= message["type"] == "ack"
                 counts["errors"] += message["type"] == "error"
                 assert message.get("code") != "internal", (SEED, number, sent, message)
             counts["frames"] += 1
             counts["acks"] += acked
             after = await read_state(match_id)
+            kind = _type_of(sent)
             if not acked:
                 assert after == before, (SEED, number, sent)
+            elif kind in ("chat", "chat_mute"):  # not versioned: the match is untouched
+                assert socket is player and after[:3] == before[:3], (SEED, number, sent)
+                if kind == "chat":
+                    assert after[3] == before[3] + 1, (SEED, number, sent)
+                    counts["chat"] += 1
             else:
                 assert socket is player and after[0] > before[0], (SEED, number, sent)
         await spectator.send(json.dumps({"type": "snapshot"}))

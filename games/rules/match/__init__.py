@@ -2,10 +2,10 @@
 "Platform rules").
 
 ``MatchState`` is a frozen value. Every operation a match has (``begin``, ``roll``, ``step``,
-``undo``, ``timeout``, ``resign``, ``abort``, ``cancel``) takes the state, the dice it may need and
-"now", and returns ``(new state, events)``. Nothing here reads a clock or rolls a die: dice come in
-as an iterator of pairs (the opening roll may need several after ties, an automatic roll one more),
-and every pair drawn is recorded in an event.
+``undo``, ``timeout``, ``resign``, ``ban``, ``abort``, ``cancel``) takes the state, the dice it
+may need and "now", and returns ``(new state, events)``. Nothing here reads a clock or rolls a
+die: dice come in as an iterator of pairs (the opening roll may need several after ties, an
+automatic roll one more), and every pair drawn is recorded in an event.
 
 Each operation only *decides* which events happen; ``apply_event`` is the one function that
 changes a state, so replaying a match's events from its first state gives its final state
@@ -29,6 +29,7 @@ from .events import (
 )
 from .operations import (
     abort,
+    ban,
     begin,
     cancel,
     require_mover,
@@ -76,6 +77,7 @@ __all__ = [
     "Undone",
     "abort",
     "apply_event",
+    "ban",
     "begin",
     "cancel",
     "replay",

@@ -272,6 +272,14 @@ def resign(
     return apply_event(state, event), [event]
 
 
+def ban(state: MatchState, *, seat: int, now: datetime) -> tuple[MatchState, list[Event]]:
+    """A moderator banned a player: the match ends at once as that seat's loss, like resigning
+    (issue 14), and is rated as it was."""
+    _require_status(state, "active", "match_not_active", "this match is not being played")
+    event = MatchOver(winner_seat=1 - seat, reason="banned", at=now)  # type: ignore[arg-type]
+    return apply_event(state, event), [event]
+
+
 def abort(state: MatchState, *, now: datetime) -> tuple[MatchState, list[Event]]:
     """An active match nobody plays any more ends without a winner (unrated)."""
     _require_status(state, "active", "match_not_active", "this match is not being played")

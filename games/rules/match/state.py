@@ -16,7 +16,7 @@ from ..turn import TurnState
 Seat = Literal[0, 1]
 Phase = Literal["roll", "move", "over"]
 Status = Literal["open", "active", "finished", "cancelled", "aborted"]
-EndReason = Literal["finished", "resigned", "left", "timeouts", "aborted"]
+EndReason = Literal["finished", "resigned", "left", "timeouts", "aborted", "banned"]
 DicePairs = Iterator[tuple[int, int]]
 
 # The third timeout in a match loses it (RULES.md "Platform rules").

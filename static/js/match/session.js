@@ -6,15 +6,16 @@ import { MatchModel } from "./state.js";
 import { eventNotice, ratingChangeLines } from "./strings.js";
 
 /**
- * new MatchSession({url, t, WebSocketImpl, timers, on: {draw, notice, navigate}})
+ * new MatchSession({url, t, WebSocketImpl, timers, on: {draw, notice, navigate, chat}})
  *   draw()                    the state, the connection or the command in flight changed
+ *   chat(kind, data)          "snapshot" (state.chat, you), "message" (one message) or "muted" (bool)
  *   notice(text, ms, tone)    a sentence for the viewer (an error, a game won, a pass)
  *   navigate(path)            go to another page (an accepted rematch, after leaving)
  */
 export class MatchSession {
   constructor({ url, t, WebSocketImpl, timers = globalThis, random = Math.random, on = {} }) {
     this.t = t;
-    this.on = { draw: () => {}, notice: () => {}, navigate: () => {}, ...on };
+    this.on = { draw: () => {}, notice: () => {}, navigate: () => {}, chat: () => {}, ...on };
     this.model = new MatchModel();
     this.connection = "connecting";
     this.socket = new MatchSocket({
@@ -26,7 +27,10 @@ export class MatchSession {
         snapshot: (msg) => {
           this.model.applySnapshot(msg);
           this.on.draw();
+          if (msg.state && msg.state.chat) this.on.chat("snapshot", { chat: msg.state.chat, you: msg.you });
         },
+        chat: (msg) => this.on.chat("message", msg.message),
+        chatMuted: (msg) => this.on.chat("muted", !!msg.muted),
         event: (msg) => this.onEvent(msg),
         presence: (msg) => {
           this.model.notePresence(msg);
@@ -71,6 +75,8 @@ export class MatchSession {
     if (msg.kind === "match_over" && d.rating_changes && this.on.ratings) {
       this.on.ratings(ratingChangeLines(d, this.model, this.t));
     }
+    // After the match the players may read the spectators' chat: a snapshot brings it.
+    if (msg.kind === "match_over" && this.model.mySide && this.model.mySide()) this.socket.resync();
   }
 
   onAnswered(pending, error) {
@@ -105,6 +111,16 @@ export class MatchSession {
     if (this.socket.pending || !this.model.isMyTurn()) return;
     this.socket.versioned("undo");
     this.on.draw();
+  }
+
+  /** A chat message: {text} or {phrase}. Not versioned; the id, or null when not sent. */
+  chat(fields) {
+    return this.socket.send({ type: "chat", ...fields });
+  }
+
+  /** Mute (or unmute) the opponent's chat for this match. */
+  muteOpponent(mute) {
+    return this.socket.send({ type: "chat_mute", mute: !!mute });
   }
 
   /** Commands without a version (protocol.md): resign, leave, rematch, rematch_decline. */

@@ -5,8 +5,9 @@
 
 // Close codes after which reconnecting cannot help (protocol.md): the page says why and stops.
 // 4008: too many messages; 4029: too many sockets for this user or address.
+// 4003: a moderator banned this account.
 export const FINAL_CLOSE_CODES = Object.freeze({
-  4001: "logged_out", 4404: "no_match", 4008: "too_many", 4029: "too_many",
+  4001: "logged_out", 4003: "banned", 4404: "no_match", 4008: "too_many", 4029: "too_many",
 });
 
 // Commands a versioned event answers: the server's new state settles them, whatever the ack says.
@@ -27,6 +28,8 @@ const noop = () => {};
  *   snapshot(msg)              a snapshot: the whole state, the version is msg.version
  *   event(msg)                 the next event in version order (gaps and repeats never reach here)
  *   presence(msg)              who is connected (not versioned)
+ *   chat(msg)                  a chat message (not versioned; snapshots carry the chat so far)
+ *   chatMuted(msg)             this player (un)muted the opponent, in this tab or another
  *   answered(pending, ack, error)  the command in flight got its ack or error
  *   abandoned(pending)         the command in flight got no answer (timeout or lost socket)
  *   error(msg, mine)           any error message; `mine` when it answers the command in flight
@@ -239,6 +242,8 @@ const RECEIVERS = {
   snapshot: (client, msg) => client.onSnapshot(msg),
   event: (client, msg) => client.onEvent(msg),
   presence: (client, msg) => client.emit("presence", msg),
+  chat: (client, msg) => client.emit("chat", msg),
+  chat_muted: (client, msg) => client.emit("chatMuted", msg),
   ack: (client, msg) => client.onAnswer(msg, false),
   error: (client, msg) => client.onAnswer(msg, true),
   pong: () => {},

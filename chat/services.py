@@ -1,0 +1,136 @@
+"""Chat writes (issue 14): a message, and a player muting the opponent for the match.
+
+A message is refused, changing nothing, when it is empty or longer than 140 characters, holds
+control characters, its author is banned or chat-muted by a moderator, or the author sent
+CHAT_MESSAGES_PER_WINDOW messages in the last CHAT_WINDOW_SECONDS (counted in PostgreSQL with the
+author's row locked, so several tabs or processes cannot race past the limit). After commit it is
+published to the match's sockets, which show it to whom the visibility rules allow
+(chat/selectors.py, games/consumers.py).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from chat.models import MAX_CHAT_LENGTH, ChatMessage, ChatMute, QuickPhrase, Room
+from chat.selectors import DURING_PLAY, wire_message
+from games.services.errors import CommandError
+
+
+def clean_text(text: object) -> str:
+    """The text as stored: stripped, 1–140 characters, no control characters (NUL cannot even be
+    stored). Raises CommandError otherwise."""
+    if not isinstance(text, str):
+        raise CommandError("bad_field", _("text must be a string."))
+    text = text.strip()
+    if not text:
+        raise CommandError("bad_field", _("The message is empty."))
+    if len(text) > MAX_CHAT_LENGTH:
+        raise CommandError(
+            "too_long",
+            _("A message is at most %(count)s characters.") % {"count": MAX_CHAT_LENGTH},
+        )
+    if any(unicodedata.category(character) in ("Cc", "Cs") for character in text):
+        raise CommandError("bad_field", _("The message holds characters that cannot be shown."))
+    return text
+
+
+def _publish_chat(match_id: int, payload: dict[str, Any]) -> None:
+    from games.events import publish_match_message_now
+
+    publish_match_message_now(match_id, payload)
+
+
+def chat_post(*, user, match_id: int, text: str | None = None, phrase: str | None = None):
+    """Post a message (a text or a quick phrase) to the match's chat: the players' chat for its
+    two players, the spectators' chat for everyone else signed in. Locks the author's row."""
+    from accounts.models import User
+    from games.models import Match, MatchStatus
+    from moderation.selectors import ban_in_force, chat_mute_in_force
+
+    if user is None or not user.is_authenticated:
+        raise CommandError("login_required", _("Sign in to chat."))
+    if (text is None) == (phrase is None):
+        raise CommandError("bad_field", _("Send either a text or a quick phrase."))
+    if phrase is not None and phrase not in QuickPhrase.values:
+        raise CommandError("bad_field", _("There is no such quick phrase."))
+    cleaned = clean_text(text) if text is not None else ""
+    with transaction.atomic():
+        locked_user = User.objects.select_for_update().filter(pk=user.pk, is_active=True).first()
+        if locked_user is None:
+            raise CommandError("account_inactive", _("This account is deactivated."))
+        match = Match.objects.filter(pk=match_id).values("creator_id", "opponent_id", "status",
+                                                          "private").first()  # fmt: skip
+        if match is None:
+            raise CommandError("not_found", _("There is no such match."))
+        is_player = user.pk in (match["creator_id"], match["opponent_id"])
+        if match["status"] == MatchStatus.OPEN and match["private"] and not is_player:
+            raise CommandError("not_found", _("There is no such match."))
+        if ban_in_force(user.pk) is not None:
+            raise CommandError("banned", _("Your account is banned."))
+        mute = chat_mute_in_force(user.pk)
+        if mute is not None:
+            raise CommandError(
+                "muted",
+                _("A moderator muted your chat until %(end)s.")
+                % {"end": timezone.localtime(mute.ends_at).strftime("%Y-%m-%d %H:%M")},
+            )
+        now = timezone.now()
+        since = now - timedelta(seconds=settings.CHAT_WINDOW_SECONDS)
+        if (
+            ChatMessage.objects.filter(user_id=user.pk, created_at__gt=since).count()
+            >= settings.CHAT_MESSAGES_PER_WINDOW
+        ):
+            raise CommandError(
+                "rate_limited", _("You are sending messages too fast; wait a moment.")
+            )
+        message = ChatMessage.objects.create(
+            match_id=match_id, user_id=user.pk, room=Room.PLAYERS if is_player else Room.SPECTATORS,
+            text=cleaned, phrase=phrase or "", created_at=now,
+        )  # fmt: skip
+        payload = {
+            "type": "match.chat",
+            "author": user.pk,
+            # During play the players do not get the spectators' chat (chat/selectors.py).
+            "during_play": match["status"] in DURING_PLAY,
+            "message": wire_message(message, locked_user.username),
+        }
+        transaction.on_commit(lambda: _publish_chat(match_id, payload))
+    return message
+
+
+def chat_mute_opponent(*, user, match_id: int, mute: bool) -> bool:
+    """A player mutes (or unmutes) the opponent's chat for this match. Returns the new state."""
+    from games.models import Match
+
+    if user is None or not user.is_authenticated:
+        raise CommandError("login_required", _("Sign in to chat."))
+    with transaction.atomic():
+        match = Match.objects.filter(pk=match_id).values("creator_id", "opponent_id").first()
+        if match is None:
+            raise CommandError("not_found", _("There is no such match."))
+        if user.pk not in (match["creator_id"], match["opponent_id"]):
+            raise CommandError(
+                "not_a_player", _("Only the two players can do that; you are watching.")
+            )
+        opponent_id = (
+            match["opponent_id"] if user.pk == match["creator_id"] else match["creator_id"]
+        )
+        if opponent_id is None:
+            raise CommandError("bad_field", _("There is no opponent yet."))
+        if mute:
+            ChatMute.objects.get_or_create(
+                match_id=match_id, user_id=user.pk, defaults={"muted_id": opponent_id}
+            )
+        else:
+            ChatMute.objects.filter(match_id=match_id, user_id=user.pk).delete()
+        payload = {"type": "match.chat_mute", "by": user.pk, "muted": opponent_id, "mute": mute}
+        transaction.on_commit(lambda: _publish_chat(match_id, payload))
+    return mute

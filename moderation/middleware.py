@@ -1,0 +1,43 @@
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+
+# Requests that are not pages a person reads: a warning waits for the next real page.
+NOT_PAGES = ("/static/", "/healthz", "/metrics", "/i18n/")
+
+
+class WarningMiddleware:
+    """A moderator's warning is shown on the user's next page, once (issue 14).
+
+    Sits after MessageMiddleware: the warning becomes a message of the page being rendered and
+    is marked seen (moderation.services.warnings_mark_seen). One indexed read per signed-in page
+    view (the partial index `sanction_in_force`)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        if (
+            user is not None
+            and user.is_authenticated
+            and request.method == "GET"
+            and not request.path.startswith(NOT_PAGES)
+        ):
+            self._show_warnings(request, user.pk)
+        return self.get_response(request)
+
+    def _show_warnings(self, request: HttpRequest, user_id: int) -> None:
+        from moderation.selectors import unseen_warnings
+        from moderation.services import warnings_mark_seen
+
+        warnings = unseen_warnings(user_id)
+        if not warnings:
+            return
+        for warning in warnings:
+            messages.warning(
+                request, _("A moderator warns you: %(reason)s") % {"reason": warning.reason}
+            )
+        warnings_mark_seen(user_id=user_id, sanction_ids=[warning.pk for warning in warnings])

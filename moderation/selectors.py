@@ -1,0 +1,80 @@
+"""Reads for moderation: blocks, sanctions in force, the report queue.
+
+`blocked_between(a, b)` is the one question other parts ask (accepting a challenge, rematches,
+pairing): is either player blocking the other?
+"""
+
+from __future__ import annotations
+
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.utils import timezone
+
+from moderation.models import Block, Report, ReportStatus, Sanction, SanctionKind
+
+
+def blocked_between(a_id: int, b_id: int) -> bool:
+    """True when either user blocks the other (blocks work both ways: no challenge, accept,
+    pairing or chat between them)."""
+    return Block.objects.filter(
+        Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)
+    ).exists()
+
+
+def block_related_ids(user_id: int) -> set[int]:
+    """Everyone this user blocks or is blocked by: whose chat they do not see."""
+    rows = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list(
+        "blocker_id", "blocked_id"
+    )
+    return {other for pair in rows for other in pair if other != user_id}
+
+
+def blocks_of(user_id: int) -> QuerySet[Block]:
+    """The user's block list, newest first (the settings page)."""
+    return Block.objects.filter(blocker_id=user_id).select_related("blocked").order_by("-id")
+
+
+def is_blocking(blocker_id: int, blocked_id: int) -> bool:
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
+
+
+def _in_force(user_id: int, kind: str) -> QuerySet[Sanction]:
+    now = timezone.now()
+    return Sanction.objects.filter(
+        Q(ends_at__isnull=True) | Q(ends_at__gt=now),
+        user_id=user_id,
+        kind=kind,
+        lifted_at__isnull=True,
+    )
+
+
+def ban_in_force(user_id: int) -> Sanction | None:
+    """The user's ban in force (the one ending last; a permanent one first), or None."""
+    return _in_force(user_id, SanctionKind.BAN).order_by("-ends_at").first()
+
+
+def chat_mute_in_force(user_id: int) -> Sanction | None:
+    return _in_force(user_id, SanctionKind.CHAT_MUTE).order_by("-ends_at").first()
+
+
+def unseen_warnings(user_id: int) -> list[Sanction]:
+    return list(
+        Sanction.objects.filter(
+            user_id=user_id, kind=SanctionKind.WARNING, seen_at__isnull=True,
+            lifted_at__isnull=True,
+        ).order_by("created_at")
+    )  # fmt: skip
+
+
+def report_queue() -> QuerySet[Report]:
+    """Open reports first, oldest first; then the closed ones, newest first."""
+    return (
+        Report.objects.select_related("reporter", "target", "match")
+        .annotate(
+            open_first=Case(
+                When(status=ReportStatus.OPEN, then=Value(0)),
+                default=Value(1),
+                output_field=IntegerField(),
+            )
+        )
+        .order_by("open_first", "created_at")
+    )

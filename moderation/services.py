@@ -1,0 +1,325 @@
+"""Every moderation write (issue 14): blocks, reports, warnings, chat mutes, bans, annulled
+matches, lifted sanctions and closed reports. The admin and the pages call these; nothing edits
+these rows directly.
+
+Each moderator action checks the moderator's permission, locks the row it changes
+(`select_for_update`), writes one append-only AuditEntry in the same transaction, and does its
+side effects (closing sockets, publishing the end of a match) after commit.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from accounts.signals import CLOSE_BANNED, close_user_sockets, user_group_name
+from games.services.errors import CommandError
+from moderation.models import (
+    MAX_REASON_TEXT,
+    MAX_REPORT_TEXT,
+    AuditAction,
+    AuditEntry,
+    Block,
+    Report,
+    ReportReason,
+    ReportStatus,
+    Sanction,
+    SanctionKind,
+)
+
+# --- Blocks (players) ----------------------------------------------------------------------------
+
+
+def _tell_sockets_blocks_changed(*user_ids: int) -> None:
+    """Open match sockets of both users re-read whose chat they hide (games/consumers.py)."""
+    layer = get_channel_layer()
+    for user_id in user_ids:
+        async_to_sync(layer.group_send)(user_group_name(user_id), {"type": "moderation.blocks"})
+
+
+def block_add(*, user: User, target: User) -> Block:
+    """`user` blocks `target` (from the target's profile). Locks the user's row, so the list's
+    cap holds across tabs. Blocking twice changes nothing."""
+    if user.pk == target.pk:
+        raise CommandError("bad_field", _("You cannot block yourself."))
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        existing = Block.objects.filter(blocker=user, blocked=target).first()
+        if existing is not None:
+            return existing
+        if Block.objects.filter(blocker=user).count() >= settings.MAX_BLOCKS:
+            raise CommandError(
+                "too_many_blocks",
+                _("Your block list is full (%(count)s players); unblock someone first.")
+                % {"count": settings.MAX_BLOCKS},
+            )
+        block = Block.objects.create(blocker=user, blocked=target)
+        transaction.on_commit(lambda: _tell_sockets_blocks_changed(user.pk, target.pk))
+    return block
+
+
+def block_remove(*, user: User, target_id: int) -> bool:
+    """Unblock; True when there was a block."""
+    with transaction.atomic():
+        deleted, _ = Block.objects.filter(blocker=user, blocked_id=target_id).delete()
+        if deleted:
+            transaction.on_commit(lambda: _tell_sockets_blocks_changed(user.pk, target_id))
+    return bool(deleted)
+
+
+# --- Reports (players) ---------------------------------------------------------------------------
+
+
+def can_report(user) -> bool:
+    """Signed-in players with an account of their own; guests (issue 16) cannot report."""
+    return bool(
+        user is not None
+        and user.is_authenticated
+        and user.is_active
+        and not getattr(user, "is_guest", False)
+    )
+
+
+def _attached_match_id(reporter_id: int, target_id: int, match_id: int | None) -> int | None:
+    """The match the report is about: the one given, if the target played or chatted in it; else
+    the latest match the two played together, if any."""
+    from chat.models import ChatMessage
+    from games.models import Match
+
+    if match_id is not None:
+        involved = (
+            Match.objects.filter(
+                Q(creator_id=target_id) | Q(opponent_id=target_id), pk=match_id
+            ).exists()
+            or ChatMessage.objects.filter(match_id=match_id, user_id=target_id).exists()
+        )
+        if not involved:
+            raise CommandError("bad_field", _("That player did not play or chat in that match."))
+        return match_id
+    together = Match.objects.filter(
+        Q(creator_id=reporter_id, opponent_id=target_id)
+        | Q(creator_id=target_id, opponent_id=reporter_id)
+    ).order_by("-created_at")
+    return together.values_list("pk", flat=True).first()
+
+
+def report_create(
+    *, reporter: User, target: User, reason: str, text: str = "", match_id: int | None = None
+) -> Report:
+    """A player reports another. One open report per reporter and target (a database
+    constraint); at most REPORTS_PER_DAY per reporter (the reporter's row is locked while
+    counting, so tabs cannot race past it)."""
+    if not can_report(reporter):
+        raise CommandError("not_allowed", _("Only signed-in players can report."))
+    if reporter.pk == target.pk:
+        raise CommandError("bad_field", _("You cannot report yourself."))
+    if reason not in ReportReason.values:
+        raise CommandError("bad_field", _("Choose a reason."))
+    text = (text or "").strip()
+    if len(text) > MAX_REPORT_TEXT:
+        raise CommandError(
+            "too_long", _("At most %(count)s characters, please.") % {"count": MAX_REPORT_TEXT}
+        )
+    attached = _attached_match_id(reporter.pk, target.pk, match_id)
+    already = _("You already have an open report on this player; a moderator will look at it.")
+    try:
+        with transaction.atomic():
+            User.objects.select_for_update().filter(pk=reporter.pk).first()
+            if Report.objects.filter(
+                reporter=reporter, target=target, status=ReportStatus.OPEN
+            ).exists():
+                raise CommandError("already_reported", already)
+            since = timezone.now() - timedelta(days=1)
+            made = Report.objects.filter(reporter=reporter, created_at__gte=since).count()
+            if made >= settings.REPORTS_PER_DAY:
+                raise CommandError(
+                    "rate_limited",
+                    _("You have sent %(count)s reports today; try again tomorrow.")
+                    % {"count": made},
+                )
+            return Report.objects.create(
+                reporter=reporter, target=target, reason=reason, text=text, match_id=attached
+            )
+    except IntegrityError:  # the one-open-report constraint, from a concurrent request
+        raise CommandError("already_reported", already) from None
+
+
+# --- Moderators' actions -------------------------------------------------------------------------
+
+
+def _require(moderator: User, permission: str) -> None:
+    if not (moderator.is_active and moderator.is_staff and moderator.has_perm(permission)):
+        raise PermissionDenied(permission)
+
+
+def _clean_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise CommandError("bad_field", _("Give a reason."))
+    return reason[:MAX_REASON_TEXT]
+
+
+def _audit(moderator: User, action: str, reason: str, **targets) -> AuditEntry:
+    return AuditEntry.objects.create(moderator=moderator, action=action, reason=reason, **targets)
+
+
+def _locked_report(report_id: int | None) -> Report | None:
+    if report_id is None:
+        return None
+    report = Report.objects.select_for_update().filter(pk=report_id).first()
+    if report is None:
+        raise CommandError("not_found", _("There is no such report."))
+    return report
+
+
+def _close(report: Report, moderator: User, resolution: str) -> None:
+    report.status = ReportStatus.CLOSED
+    report.closed_at = timezone.now()
+    report.closed_by = moderator
+    report.resolution = resolution
+    report.save(update_fields=["status", "closed_at", "closed_by", "resolution"])
+    _audit(moderator, AuditAction.CLOSE_REPORT, resolution, target_user=report.target,
+           target_match=report.match, report=report)  # fmt: skip
+
+
+def _sanction(
+    *, moderator: User, user: User, kind: str, action: str, reason: str,
+    ends_at: datetime | None, report_id: int | None,
+) -> Sanction:  # fmt: skip
+    """Write the sanction, its audit row and, when it answers a report, close that report."""
+    reason = _clean_reason(reason)
+    now = timezone.now()
+    if ends_at is not None and ends_at <= now:
+        raise CommandError("bad_field", _("The end must be in the future."))
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    report = _locked_report(report_id)
+    sanction = Sanction.objects.create(
+        user=user, kind=kind, reason=reason, created_by=moderator, created_at=now,
+        ends_at=ends_at, report=report,
+    )  # fmt: skip
+    _audit(moderator, action, reason, target_user=user, sanction=sanction, report=report)
+    if report is not None and report.status == ReportStatus.OPEN:
+        _close(report, moderator, f"{sanction.get_kind_display()}: {reason}")
+    return sanction
+
+
+def user_warn(
+    *, moderator: User, user: User, reason: str, report_id: int | None = None
+) -> Sanction:
+    """A warning the user sees on their next page (moderation/middleware.py)."""
+    _require(moderator, "moderation.warn_user")
+    with transaction.atomic():
+        return _sanction(moderator=moderator, user=user, kind=SanctionKind.WARNING,
+                         action=AuditAction.WARN, reason=reason, ends_at=None,
+                         report_id=report_id)  # fmt: skip
+
+
+def user_chat_mute(
+    *, moderator: User, user: User, reason: str, ends_at: datetime, report_id: int | None = None
+) -> Sanction:
+    """The user cannot chat until `ends_at` (chat/services.py refuses)."""
+    _require(moderator, "moderation.mute_user")
+    if ends_at is None:
+        raise CommandError("bad_field", _("A chat mute needs an end."))
+    with transaction.atomic():
+        return _sanction(moderator=moderator, user=user, kind=SanctionKind.CHAT_MUTE,
+                         action=AuditAction.CHAT_MUTE, reason=reason, ends_at=ends_at,
+                         report_id=report_id)  # fmt: skip
+
+
+def user_ban(
+    *, moderator: User, user: User, reason: str, ends_at: datetime | None = None,
+    report_id: int | None = None,
+) -> Sanction:  # fmt: skip
+    """Ban until `ends_at`, or for good when it is None. In the same transaction the user's
+    active matches end as their losses (reason `banned`, rated as the match was) and their open
+    challenges are withdrawn; after commit the opponents see why (the `match_over` event) and
+    every socket of the user, on every Daphne process, is closed with 4003."""
+    from games.services import matches_end_for_ban
+
+    _require(moderator, "moderation.ban_user")
+    if user.is_staff and not moderator.is_superuser:
+        raise PermissionDenied("only a superuser bans staff")
+    with transaction.atomic():
+        sanction = _sanction(moderator=moderator, user=user, kind=SanctionKind.BAN,
+                             action=AuditAction.BAN, reason=reason, ends_at=ends_at,
+                             report_id=report_id)  # fmt: skip
+        matches_end_for_ban(user_id=user.pk)
+        user_id = user.pk
+        transaction.on_commit(lambda: close_user_sockets(user_id, code=CLOSE_BANNED))
+    return sanction
+
+
+def sanction_lift(*, moderator: User, sanction_id: int, reason: str) -> Sanction:
+    """End a ban or a chat mute early. Locks the sanction row; lifting twice is refused."""
+    _require(moderator, "moderation.lift_sanction")
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        sanction = Sanction.objects.select_for_update().filter(pk=sanction_id).first()
+        if sanction is None:
+            raise CommandError("not_found", _("There is no such sanction."))
+        if sanction.kind == SanctionKind.WARNING or not sanction.in_force():
+            raise CommandError("not_in_force", _("This sanction is not in force."))
+        sanction.lifted_at = timezone.now()
+        sanction.lifted_by = moderator
+        sanction.save(update_fields=["lifted_at", "lifted_by"])
+        _audit(moderator, AuditAction.LIFT, reason, target_user_id=sanction.user_id,
+               sanction=sanction)  # fmt: skip
+    return sanction
+
+
+def match_annul(
+    *, moderator: User, match_id: int, reason: str, report_id: int | None = None
+) -> None:
+    """Annul a finished match: it stays in the history, marked annulled; its rating changes are
+    reverted through ratings' service (which also takes it out of the wins boards). Locks the
+    match row; annulling twice is refused."""
+    from games.models import Match, MatchStatus
+    from ratings.services import rating_revert_match
+
+    _require(moderator, "moderation.annul_match")
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise CommandError("not_found", _("There is no such match."))
+        if match.status != MatchStatus.FINISHED:
+            raise CommandError("match_not_finished", _("Only a finished match can be annulled."))
+        if match.annulled_at is not None:
+            raise CommandError("already_annulled", _("This match is annulled already."))
+        match.annulled_at = timezone.now()
+        match.save(update_fields=["annulled_at"])
+        rating_revert_match(match_id=match.pk)
+        report = _locked_report(report_id)
+        _audit(moderator, AuditAction.ANNUL, reason, target_match=match, report=report)
+        if report is not None and report.status == ReportStatus.OPEN:
+            _close(report, moderator, _("Match annulled: %(reason)s") % {"reason": reason})
+
+
+def report_close(*, moderator: User, report_id: int, resolution: str) -> Report:
+    """Close a report with a resolution. Locks the report; closing twice is refused."""
+    _require(moderator, "moderation.close_report")
+    resolution = _clean_reason(resolution)
+    with transaction.atomic():
+        report = _locked_report(report_id)
+        assert report is not None
+        if report.status != ReportStatus.OPEN:
+            raise CommandError("report_closed", _("This report is closed already."))
+        _close(report, moderator, resolution)
+    return report
+
+
+def warnings_mark_seen(*, user_id: int, sanction_ids: list[int]) -> int:
+    """The user was shown these warnings (on the page they just opened)."""
+    return Sanction.objects.filter(
+        pk__in=sanction_ids, user_id=user_id, kind=SanctionKind.WARNING, seen_at__isnull=True
+    ).update(seen_at=timezone.now())
