@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "accounts",
     "games",
     "ratings",
@@ -82,6 +83,7 @@ MIDDLEWARE = [
     "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.WarningMiddleware",
+    "config.staff_mfa.StaffTwoFactorMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
@@ -261,6 +263,10 @@ ACCOUNT_ALLOW_SIGNUP = env_bool("ACCOUNT_ALLOW_SIGNUP", True)
 ACCOUNT_RATE_LIMITS_ENABLED = env_bool("ACCOUNT_RATE_LIMITS_ENABLED", True)
 if not ACCOUNT_RATE_LIMITS_ENABLED:
     ACCOUNT_RATE_LIMITS = False
+# Two-factor authentication (issue 14): TOTP with recovery codes; staff must have it before the
+# admin opens (config/staff_mfa.py).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "Long Nardy"
 LOGIN_REDIRECT_URL = "home"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 LOGIN_URL = "account_login"

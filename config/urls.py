@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.views import set_language
 from config import metrics_view, views
+from config.staff_mfa import require_two_factors
 
 # The admin's own titles, in the moderator's language (Django's catalogs translate the rest).
 admin.site.site_header = _("Long Nardy administration")
@@ -12,6 +13,8 @@ admin.site.site_title = _("Long Nardy admin")
 # The admin's own login form has no rate limit (issue 10: 25 wrong passwords in a row were
 # accepted): send it through allauth's login, whose failed-login and per-address limits apply.
 admin.site.login = secure_admin_login(admin.site.login)
+# Staff need two factors (allauth's TOTP) before any admin page opens (issue 14).
+require_two_factors(admin.site)
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -22,3 +22,13 @@ def make_user(
     )
     EmailAddress.objects.create(user=user, email=user.email, verified=verified, primary=True)
     return user
+
+
+def enable_totp(user) -> str:
+    """Give the user a TOTP authenticator (allauth.mfa), as setting it up on the site does;
+    returns its secret (staff need one before the admin opens)."""
+    from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
+
+    secret = generate_totp_secret()
+    TOTP.activate(user, secret)
+    return secret

@@ -6,12 +6,14 @@ import pytest
 from django.contrib.auth.models import Group
 
 from games import services
-from tests.factories import make_user
+from tests.factories import enable_totp, make_user
 
 
 def make_moderator(username: str = "mod"):
+    """A staff member in the Moderators group, with TOTP set up (the admin needs it)."""
     moderator = make_user(username, is_staff=True)
     moderator.groups.add(Group.objects.get(name="Moderators"))
+    enable_totp(moderator)
     return moderator
 
 

@@ -9,7 +9,7 @@ from chat.services import chat_post
 from games.models import Game
 from moderation import services as moderation
 from moderation.models import AuditEntry, Report, Sanction
-from tests.factories import make_user
+from tests.factories import enable_totp, make_user
 from tests.moderation.conftest import active_match, make_moderator
 
 pytestmark = pytest.mark.django_db
@@ -75,6 +75,7 @@ def test_an_admin_action_without_its_permission_is_refused(client):
         )
     )
     staff.groups.add(group)
+    enable_totp(staff)
     target = make_user("np_target")
     client.force_login(staff)
     page = client.get("/admin/accounts/user/").content.decode()
@@ -85,6 +86,7 @@ def test_an_admin_action_without_its_permission_is_refused(client):
 
 def test_rows_of_active_matches_are_read_only_for_everyone(client, fixed_dice):
     superuser = make_user("root", is_staff=True, is_superuser=True)
+    enable_totp(superuser)
     match = active_match(fixed_dice, make_user("ro1"), make_user("ro2"))
     game = Game.objects.get(match=match)
     client.force_login(superuser)
