@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class ModerationConfig(AppConfig):
     name = "moderation"
     verbose_name = _("Moderation")
+
+    def ready(self) -> None:
+        from moderation import signals  # noqa: F401  (connects the login check)

@@ -1,6 +1,7 @@
 from collections.abc import Callable
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
@@ -8,12 +9,23 @@ from django.utils.translation import gettext as _
 NOT_PAGES = ("/static/", "/healthz", "/metrics", "/i18n/")
 
 
+def warning_flag_key(user_id: int) -> str:
+    return f"moderation:warned:{user_id}"
+
+
+def flag_unseen_warning(user_id: int) -> None:
+    """Mark that the user has a warning to see (moderation.services.user_warn, after commit; and
+    at login, from the database, should the cache have lost the flag)."""
+    cache.set(warning_flag_key(user_id), 1, timeout=None)
+
+
 class WarningMiddleware:
     """A moderator's warning is shown on the user's next page, once (issue 14).
 
     Sits after MessageMiddleware: the warning becomes a message of the page being rendered and
-    is marked seen (moderation.services.warnings_mark_seen). One indexed read per signed-in page
-    view (the partial index `sanction_in_force`)."""
+    is marked seen (moderation.services.warnings_mark_seen). A page view reads only a cache flag
+    (Redis) set when a warning is given, so pages cost no extra database query; the database is
+    read when the flag is up."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -25,6 +37,7 @@ class WarningMiddleware:
             and user.is_authenticated
             and request.method == "GET"
             and not request.path.startswith(NOT_PAGES)
+            and cache.get(warning_flag_key(user.pk))
         ):
             self._show_warnings(request, user.pk)
         return self.get_response(request)
@@ -34,10 +47,9 @@ class WarningMiddleware:
         from moderation.services import warnings_mark_seen
 
         warnings = unseen_warnings(user_id)
-        if not warnings:
-            return
         for warning in warnings:
             messages.warning(
                 request, _("A moderator warns you: %(reason)s") % {"reason": warning.reason}
             )
         warnings_mark_seen(user_id=user_id, sanction_ids=[warning.pk for warning in warnings])
+        cache.delete(warning_flag_key(user_id))

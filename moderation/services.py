@@ -216,11 +216,16 @@ def user_warn(
     *, moderator: User, user: User, reason: str, report_id: int | None = None
 ) -> Sanction:
     """A warning the user sees on their next page (moderation/middleware.py)."""
+    from moderation.middleware import flag_unseen_warning
+
     _require(moderator, "moderation.warn_user")
     with transaction.atomic():
-        return _sanction(moderator=moderator, user=user, kind=SanctionKind.WARNING,
-                         action=AuditAction.WARN, reason=reason, ends_at=None,
-                         report_id=report_id)  # fmt: skip
+        sanction = _sanction(moderator=moderator, user=user, kind=SanctionKind.WARNING,
+                             action=AuditAction.WARN, reason=reason, ends_at=None,
+                             report_id=report_id)  # fmt: skip
+        user_id = user.pk
+        transaction.on_commit(lambda: flag_unseen_warning(user_id))
+    return sanction
 
 
 def user_chat_mute(

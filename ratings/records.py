@@ -58,7 +58,13 @@ class Record:
 
 
 def _finished_matches_of(player) -> Any:
-    return Match.objects.filter(Q(creator=player) | Q(opponent=player), status=MatchStatus.FINISHED)
+    """The player's finished matches that count: an annulled one stays in the history list but
+    not in the record (issue 14)."""
+    return Match.objects.filter(
+        Q(creator=player) | Q(opponent=player),
+        status=MatchStatus.FINISHED,
+        annulled_at__isnull=True,
+    )
 
 
 def rating_history(player) -> list[tuple[Any, Any]]:

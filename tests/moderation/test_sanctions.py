@@ -89,14 +89,30 @@ def test_a_chat_mute_needs_an_end_and_can_be_lifted(fixed_dice, moderator):
     chat_post(user=user, match_id=match.pk, text="sorry")
 
 
-def test_a_warning_is_shown_on_the_next_page_once(client, moderator):
+def test_a_warning_is_shown_on_the_next_page_once(
+    client, moderator, django_capture_on_commit_callbacks
+):
     user = make_user("warned")
-    moderation.user_warn(moderator=moderator, user=user, reason="Be <b>kind</b> in chat")
     client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        moderation.user_warn(moderator=moderator, user=user, reason="Be <b>kind</b> in chat")
     page = client.get("/rules/")
     assert "Be &lt;b&gt;kind&lt;/b&gt; in chat" in page.content.decode()
     assert Sanction.objects.get(user=user).seen_at is not None
+    assert "kind</b>" not in client.get("/rules/").content.decode()
     assert "kind" not in client.get("/rules/").content.decode().split("site-main")[0]
+
+
+def test_a_warning_whose_flag_was_lost_shows_after_the_next_login(client, moderator):
+    from django.core.cache import cache
+
+    from moderation.middleware import warning_flag_key
+
+    user = make_user("warned_again")
+    moderation.user_warn(moderator=moderator, user=user, reason="Stop stalling")
+    cache.delete(warning_flag_key(user.pk))  # as if Redis had been emptied
+    client.force_login(user)  # the login raises the flag from the database
+    assert "Stop stalling" in client.get("/rules/").content.decode()
 
 
 def test_annul_reverts_ratings_and_win_counts_and_keeps_the_match(fixed_dice, moderator, client):
@@ -126,6 +142,7 @@ def test_annul_reverts_ratings_and_win_counts_and_keeps_the_match(fixed_dice, mo
     # The history still lists it, marked.
     profile = client.get(f"/@/{winner.username}").content.decode()
     assert f'data-match-id="{match.pk}"' in profile and 'class="annulled"' in profile
+    assert '<dd id="matches-won">0</dd>' in profile  # out of the record too
 
 
 def test_an_active_match_cannot_be_annulled(fixed_dice, moderator):

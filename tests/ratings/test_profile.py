@@ -95,8 +95,8 @@ def test_profile_costs_a_fixed_number_of_queries(
         )
     client.force_login(boris)
     # session, user, player, rating, history, totals, rule sets, head-to-head, mars, count, page,
-    # deltas.
-    with django_assert_max_num_queries(12):
+    # deltas; whether the viewer blocks the player (issue 14).
+    with django_assert_max_num_queries(13):
         assert client.get(reverse("profile", args=[anna.username])).status_code == 200
 
 
