@@ -191,6 +191,19 @@ def test_resign_leave_abort_and_cancel() -> None:
         engine.resign(resigned, seat=1, now=T0)
 
 
+def test_a_ban_ends_the_match_as_the_banned_seats_loss() -> None:
+    """A moderator's ban (issue 14): like resigning, with reason `banned`; only while active."""
+    state, _ = engine.begin(new_state(), dice=pairs((6, 2)), now=T0)
+    banned, events = engine.ban(state, seat=1, now=T0)
+    assert (banned.status, banned.end_reason, banned.winner_seat) == ("finished", "banned", 0)
+    assert [type(event).__name__ for event in events] == ["MatchOver"]
+    assert engine.replay(state, events) == banned
+    with pytest.raises(MatchRuleError):
+        engine.ban(banned, seat=0, now=T0)
+    with pytest.raises(MatchRuleError):
+        engine.ban(new_state(), seat=0, now=T0)
+
+
 # --- Property tests ------------------------------------------------------------------------------
 
 MATCH_SETTINGS = settings(
