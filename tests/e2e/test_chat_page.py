@@ -26,8 +26,10 @@ def shoot(page, name: str) -> None:
 
 def test_html_in_a_chat_message_shows_as_text(site, browser, client):
     white, black, watcher = make_user("page_w"), make_user("page_b"), make_user("page_s")
-    match = services.match_create(creator=white, turn_seconds=120, rated=False)
-    services.match_accept(user=black, match_id=match.pk)
+    match = off_the_browser_thread(
+        services.match_create, creator=white, turn_seconds=120, rated=False
+    )
+    off_the_browser_thread(services.match_accept, user=black, match_id=match.pk)
     white_page = logged_in_page(browser, site, client.__class__, white)
     watcher_page = logged_in_page(browser, site, client.__class__, watcher)
     for page in (white_page, watcher_page):
@@ -50,6 +52,7 @@ def test_html_in_a_chat_message_shows_as_text(site, browser, client):
     watcher_page.click("#chat-send")
     watcher_page.locator("#chat-list .chat-text", has_text="spectator here").wait_for()
     assert white_page.locator("#chat-note").is_visible()
+    white_page.set_viewport_size({"width": 1280, "height": 800})
     shoot(white_page, "match-chat-1280")
     white_page.set_viewport_size({"width": 390, "height": 844})
     shoot(white_page, "match-chat-390")
@@ -62,12 +65,19 @@ def test_html_in_a_chat_message_shows_as_text(site, browser, client):
     texts = replay.locator("#replay-chat .chat-text").all_inner_texts()
     assert texts == [HOSTILE, "Good game!", "spectator here"]
     assert replay.locator("#replay-chat img").count() == 0
+    replay.set_viewport_size({"width": 1280, "height": 800})
+    replay.wait_for_function(
+        "!document.querySelector('#replay-position').textContent.includes('…')"
+    )
     shoot(replay, "replay-chat-1280")
 
     # Moderation's player pages.
     white_page.goto(f"{site.url}/@/{black.username}")
     assert white_page.locator("#block-button").is_visible()
     shoot(white_page, "profile-390")
+    white_page.set_viewport_size({"width": 1280, "height": 800})
+    shoot(white_page, "profile-1280")
+    white_page.set_viewport_size({"width": 390, "height": 844})
     white_page.click("#report-link")
     white_page.wait_for_url("**/report")
     shoot(white_page, "report-390")

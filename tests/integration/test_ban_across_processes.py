@@ -40,8 +40,10 @@ def test_a_ban_closes_the_socket_on_another_process_and_the_opponent_sees_why(
     first, second = two_sites
     banned, opponent = make_user("banned_live"), make_user("opponent_live")
     moderator = make_moderator("live_mod")
-    match = services.match_create(creator=banned, turn_seconds=120, rated=True)
-    services.match_accept(user=opponent, match_id=match.pk)
+    match = off_the_browser_thread(
+        services.match_create, creator=banned, turn_seconds=120, rated=True
+    )
+    off_the_browser_thread(services.match_accept, user=opponent, match_id=match.pk)
 
     banned_page = logged_in_page(browser, first, client.__class__, banned)
     opponent_page = logged_in_page(browser, second, client.__class__, opponent)

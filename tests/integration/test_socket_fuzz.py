@@ -36,7 +36,7 @@ ODD_STRINGS = ["", "\u0000", "\u202e\u0644\u0627", "🎲" * 40, "ш" * 70, "x" *
                "<script>", "' OR 1=1 --", "\\ud800"]  # fmt: skip
 # Chat texts: fine ones, 140 and 141 characters, markup, control characters, odd Unicode.
 CHAT_TEXTS = ["gg", "ш" * 140, "ш" * 141, "x" * 4000, "<img src=x onerror=alert(1)>", "a\u0000b",
-              " ", "\u202e\u0644\u0627", "🎲" * 70, "\r\n", "\ud83c"]  # fmt: skip
+              " ", "\u202e\u0644\u0627", "🎲" * 70, "\r\n", "\\ud83c"]  # fmt: skip
 ODD_NUMBERS = ["1e400", "-1e400", "NaN", "Infinity", "-Infinity", str(2**64), str(-(2**70)),
                "1e308", "-0", "0.5", str(2**53), str(2**53 + 1), "1234567890" * 3]  # fmt: skip
 
@@ -74,7 +74,18 @@ def frame(rng: random.Random, version: int, types: list[str]) -> str | bytes:
         number = rng.choice(ODD_NUMBERS)
         return f'{{"type": "{rng.choice(types)}", "{field}": {number}, "version": {version}}}'
     if kind == 4:
-        return rng.choice(['{"type": "roll"', "{}", "null", '"roll"', "[]", "\ufeff{}", "{" * 3])
+        return rng.choice(
+            [
+                '{"type": "roll"',
+                "{}",
+                "null",
+                '"roll"',
+                "[]",
+                "\ufeff{}",
+                "{" * 3,
+                '{"type": "chat", "text": "\\ud83c lone"}',
+            ]
+        )  # a lone surrogate
     # A command of a real type with fields of random types or values (sometimes right).
     command = {"type": rng.choice(types)}
     if rng.random() < 0.8:
@@ -137,7 +148,7 @@ def _state(match_id: int) -> tuple[int, list[int], list[int] | None, int, int]:
 def _type_of(sent: str | bytes) -> object:
     try:
         decoded = json.loads(sent)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
         return None
     return decoded.get("type") if isinstance(decoded, dict) else None
 
