@@ -7,7 +7,7 @@ and the versioned events are published after commit. A refused command raises `C
 changes nothing.
 
 - `lifecycle.py`: create, accept, cancel, resign or leave, rematch;
-- `play.py`: roll, step, undo;
+- `play.py`: roll, step, undo, and the cube's double, take and drop;
 - `clocks.py`: turn deadlines and stale matches.
 """
 
@@ -27,12 +27,22 @@ from games.services.lifecycle import (
     match_rematch_offer,
     match_resign,
 )
-from games.services.play import game_roll, game_step_play, game_turn_undo
+from games.services.play import (
+    game_cube_double,
+    game_cube_drop,
+    game_cube_take,
+    game_roll,
+    game_step_play,
+    game_turn_undo,
+)
 
 __all__ = [
     "STALE_AFTER",
     "TIMEOUTS_TO_LOSE",
     "CommandError",
+    "game_cube_double",
+    "game_cube_drop",
+    "game_cube_take",
     "game_deadline_enforce",
     "game_deadlines_due",
     "game_roll",

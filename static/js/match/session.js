@@ -92,7 +92,7 @@ export class MatchSession {
   }
 
   canRoll() {
-    return !this.socket.pending && this.connection === "open" && this.model.isMyTurn() && this.model.phaseIs("roll");
+    return !this.socket.pending && this.connection === "open" && this.model.isMyTurn() && this.model.phaseIs("roll") && !this.model.cubeOffered();
   }
 
   roll() {
@@ -105,6 +105,14 @@ export class MatchSession {
     if (this.socket.pending || !this.model.isMyTurn()) return;
     this.socket.versioned("undo");
     this.on.draw();
+  }
+
+  /** The doubling cube (protocol.md "double", "take", "drop"): each for the board's version. */
+  cube(type) {
+    if (this.socket.pending || this.connection !== "open") return false;
+    const sent = this.socket.versioned(type);
+    this.on.draw();
+    return sent;
   }
 
   /** Commands without a version (protocol.md): resign, leave, rematch, rematch_decline. */
