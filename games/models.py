@@ -393,11 +393,12 @@ class Game(models.Model):
     winner_side = models.CharField(max_length=1, blank=True)
     points = models.PositiveSmallIntegerField(default=0)
     # The doubling cube (games/rules/cube.py): the stake, the seat that may raise it next (null:
-    # either), the seat whose offer awaits an answer, and what a double taken this turn raised
-    # it to (0: none).
+    # either), the seat whose offer awaits an answer (and whether the auto-move of a timed-out
+    # mover made it), and what a double taken this turn raised it to (0: none).
     cube_value = models.PositiveSmallIntegerField(default=1)
     cube_owner = models.PositiveSmallIntegerField(null=True, blank=True)
     cube_offer = models.PositiveSmallIntegerField(null=True, blank=True)
+    cube_offer_by_server = models.BooleanField(default=False)
     turn_doubled_to = models.PositiveSmallIntegerField(default=0)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -333,8 +333,13 @@ _EVENT_DETAILS: dict[type, tuple[str, Any]] = {
     ),  # fmt: skip
     engine.CubeOffered: (
         "cube_offer",
-        lambda event: {"seat": event.seat, "side": event.side, "value": event.value},
-    ),
+        lambda event: {
+            "seat": event.seat,
+            "side": event.side,
+            "value": event.value,
+            "by_server": event.by_server,
+        },
+    ),  # fmt: skip
     engine.CubeTaken: (
         "cube_take",
         lambda event: {"seat": event.seat, "side": event.side, "value": event.value},

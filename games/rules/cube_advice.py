@@ -40,8 +40,13 @@ def winning_chance(board: Board, side_on_roll: Side) -> float:
     return 0.5 * (1.0 + math.erf(lead / (sigma * math.sqrt(2.0))))
 
 
-def should_double(board: Board, side_on_roll: Side) -> bool:
-    """Double when clearly ahead."""
+def should_double(
+    board: Board, side_on_roll: Side, *, points_needed: int = 0, stake: int = 1
+) -> bool:
+    """Double when clearly ahead, unless the stake already wins the match (``points_needed`` is
+    what the side still needs, 0 when unknown): then a double only gives the cube away."""
+    if points_needed and stake >= points_needed:
+        return False
     return winning_chance(board, side_on_roll) >= DOUBLE_FROM
 
 

@@ -66,6 +66,7 @@ def game_state_of(game: Game) -> GameState:
         cube_value=game.cube_value,
         cube_owner=game.cube_owner,  # type: ignore[arg-type]
         cube_offer=game.cube_offer,  # type: ignore[arg-type]
+        cube_offer_by_server=game.cube_offer_by_server,
         turn_doubled_to=game.turn_doubled_to,
     )
 
@@ -116,6 +117,7 @@ def game_values(game: GameState) -> dict[str, Any]:
         "cube_value": game.cube_value,
         "cube_owner": game.cube_owner,
         "cube_offer": game.cube_offer,
+        "cube_offer_by_server": game.cube_offer_by_server,
         "turn_doubled_to": game.turn_doubled_to,
     }
 

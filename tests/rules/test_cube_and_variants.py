@@ -330,6 +330,35 @@ def test_auto_roll_waits_while_the_mover_may_double() -> None:
     assert state.game is not None and state.game.phase == "move"  # seat 0 cannot double now
 
 
+def test_the_auto_move_doubles_when_clearly_ahead_and_plays_on_after_a_take() -> None:
+    ahead = board_from_points({3: 15}, {20: 15})  # White 45 pips, Black 300
+    state = cube_state()
+    game = state.game
+    assert game is not None
+    game = dataclasses.replace(game, board=ahead, turn_board=ahead, white_has_moved=True,
+                               black_has_moved=True)  # fmt: skip
+    state = dataclasses.replace(state, game=game)
+    assert game.turn_deadline is not None
+    doubled, events = engine.timeout(state, dice=pairs(), now=game.turn_deadline)
+    assert [type(event) for event in events] == [TimedOut, CubeOffered]
+    assert events[1] == CubeOffered(seat=0, side="w", value=2, at=game.turn_deadline,
+                                    by_server=True)  # fmt: skip
+    # Taken: the server rolls and plays White's turn at once (no second timeout).
+    taken, events = engine.take(doubled, seat=1, now=game.turn_deadline, dice=pairs((3, 1)))
+    turns = [event for event in events if isinstance(event, TurnEnded)]
+    assert len(turns) == 1 and turns[0].by_server and turns[0].doubled_to == 2
+    assert taken.timeouts == (1, 0) and taken.game is not None and taken.game.turn == "b"
+    # Dropped: White wins the game at 1.
+    dropped, _ = engine.drop(doubled, seat=1, now=game.turn_deadline, dice=pairs())
+    assert dropped.score.points == (1, 0)
+    # Not clearly ahead (the start position), or the stake already winning the match: no double.
+    even, events = engine.timeout(cube_state(), dice=pairs((3, 1)), now=game.turn_deadline)
+    assert not any(isinstance(event, CubeOffered) for event in events)
+    near = dataclasses.replace(state, score=dataclasses.replace(state.score, points=(4, 0)))
+    _, events = engine.timeout(near, dice=pairs((3, 1)), now=game.turn_deadline)
+    assert not any(isinstance(event, CubeOffered) for event in events)
+
+
 def test_the_third_timeout_on_an_offer_loses_the_match() -> None:
     state = cube_state()
     state = dataclasses.replace(state, timeouts=(0, 2))
@@ -349,6 +378,7 @@ def test_cube_advice_doubles_when_clearly_ahead_and_takes_unless_clearly_lost() 
     ahead = board_from_points({3: 15}, {20: 15})  # White 45 pips, Black 300
     assert should_double(ahead, "w") and not should_take(ahead, "w")
     assert should_take(ahead, "w", points_needed=2, stake_before=2)  # a drop loses the match
+    assert not should_double(ahead, "w", points_needed=1, stake=1)  # the stake wins already
     close = board_from_points({6: 10, 5: 5}, {6: 10, 5: 4, 4: 1})  # White 85, Black 84
     assert should_take(close, "w")
 

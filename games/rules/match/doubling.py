@@ -9,7 +9,7 @@ from datetime import datetime
 
 from ..cube import raised_value
 from .events import CubeOffered, CubeTaken, Event
-from .operations import Run, drop_double, maybe_auto_roll, require_mover
+from .operations import Run, drop_double, maybe_auto_roll, play_for_mover, require_mover
 from .state import DicePairs, GameState, MatchRuleError, MatchState
 
 
@@ -58,12 +58,16 @@ def take(
     state: MatchState, *, seat: int, now: datetime, auto_roll: frozenset[int] = frozenset(),
     dice: DicePairs | None = None,
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
-    """The opponent takes: the cube is raised and theirs; the doubler rolls next."""
+    """The opponent takes: the cube is raised and theirs; the doubler rolls next (the server
+    rolls and plays at once for a timed-out doubler whose double was the auto-move)."""
     game = _answerer(state, seat)
     run = Run(state, now, dice if dice is not None else _no_dice(), auto_roll)
     value = raised_value(game.cube_value, state.rules)
     run.emit(CubeTaken(seat=seat, side=game.side_of_seat(seat), value=value, at=now))  # type: ignore[arg-type]
-    maybe_auto_roll(run)
+    if game.cube_offer_by_server:
+        play_for_mover(run)
+    else:
+        maybe_auto_roll(run)
     return run.result()
 
 

@@ -79,6 +79,7 @@ class CubeOffered:
     side: Side
     value: int
     at: datetime
+    by_server: bool = False  # the auto-move of a timed-out mover clearly ahead
 
 
 @dataclass(frozen=True)
@@ -243,19 +244,22 @@ def _restart_clock(state: MatchState, **changes: object) -> MatchState:
 
 
 def _apply_cube_offered(state: MatchState, event: CubeOffered) -> MatchState:
-    return _restart_clock(_spend_clock(state, event.at), cube_offer=event.seat,
-                          turn_started_at=event.at)  # fmt: skip
+    return _restart_clock(
+        _spend_clock(state, event.at), cube_offer=event.seat,
+        cube_offer_by_server=event.by_server, turn_started_at=event.at,
+    )  # fmt: skip
 
 
 def _apply_cube_taken(state: MatchState, event: CubeTaken) -> MatchState:
     return _restart_clock(
-        _spend_clock(state, event.at), cube_offer=None, cube_value=event.value,
-        cube_owner=event.seat, turn_doubled_to=event.value, turn_started_at=event.at,
+        _spend_clock(state, event.at), cube_offer=None, cube_offer_by_server=False,
+        cube_value=event.value, cube_owner=event.seat, turn_doubled_to=event.value,
+        turn_started_at=event.at,
     )  # fmt: skip
 
 
 def _apply_cube_dropped(state: MatchState, event: CubeDropped) -> MatchState:
-    return _replace_game(_spend_clock(state, event.at), cube_offer=None)
+    return _replace_game(_spend_clock(state, event.at), cube_offer=None, cube_offer_by_server=False)
 
 
 def _apply_timed_out(state: MatchState, event: TimedOut) -> MatchState:

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..board import Side, opponent_of
-from ..cube import CUBE_RESULT, DROP_RESULT, starts_crawford_game
+from ..cube import CUBE_RESULT, DROP_RESULT, raised_value, starts_crawford_game
+from ..cube_advice import should_double
 from ..scoring import (
     OIN_POINTS,
     first_turn_dice,
@@ -22,6 +23,7 @@ from ..turn import choose_rest_of_turn, is_turn_complete, legal_next_steps, play
 from .events import (
     Cancelled,
     CubeDropped,
+    CubeOffered,
     Event,
     GameOver,
     MatchOver,
@@ -267,9 +269,10 @@ def undo(state: MatchState, *, seat: int) -> tuple[MatchState, list[Event]]:
 def timeout(
     state: MatchState, *, dice: DicePairs, now: datetime, auto_roll: frozenset[int] = frozenset()
 ) -> tuple[MatchState, list[Event]]:
-    """The mover's time ran out (``now`` is at or past the deadline): a timeout is counted and
+    """The running clock ran out (``now`` is at or past the deadline): a timeout is counted and
     the server rolls if needed and plays the rest of the turn with the engine's chooser; the third
-    timeout loses the match (RULES.md "Platform rules")."""
+    timeout loses the match (RULES.md "Platform rules"). With the cube: a double left unanswered
+    is dropped, and before rolling the server doubles for a mover clearly ahead."""
     game = state.game
     if state.open_turn() is None or game is None or game.turn_deadline is None:
         raise MatchRuleError("match_not_active", "no timed turn is being played")
@@ -283,19 +286,35 @@ def timeout(
         run.emit(MatchOver(winner_seat=1 - seat, reason="timeouts", at=now))  # type: ignore[arg-type]
         return run.result()
     if game.cube_offer is not None:
-        # A double left unanswered is dropped (issue 18); the server never doubles for a
-        # player whose time ran out: raising the stake is the player's own decision.
-        drop_double(run, by_server=True)
-        return run.result()
-    turn = state.open_turn()
-    if game.phase == "roll":
+        drop_double(run, by_server=True)  # a double left unanswered is dropped (issue 18)
+    elif game.phase == "roll" and _server_doubles(state, game):
+        # The auto-move doubles when clearly ahead (issue 18); if the opponent takes, the
+        # server goes on to roll and play this turn (doubling.take).
+        value = raised_value(game.cube_value, state.rules)
+        run.emit(CubeOffered(seat=seat, side=game.turn, value=value, at=now, by_server=True))
+    else:
+        play_for_mover(run)
+    return run.result()
+
+
+def _server_doubles(state: MatchState, game: GameState) -> bool:
+    """Whether the auto-move doubles for the timed-out mover (games/rules/cube_advice.py)."""
+    if not state.may_double(game.mover_seat):
+        return False
+    needed = state.rules.match_length - state.score.points[game.mover_seat]
+    return should_double(game.board, game.turn, points_needed=needed, stake=game.cube_value)
+
+
+def play_for_mover(run: Run) -> None:
+    """The server rolls if needed and plays the rest of the mover's turn with the chooser."""
+    turn = run.state.open_turn()
+    if run.game.phase == "roll":
         _set_dice(run, _draw(run), by_server=True)
     if run.state.open_turn() == turn:  # not passed by the roll itself
         current = run.state.turn_state()
         assert current is not None
         for chosen in choose_rest_of_turn(current):
             _play_step(run, chosen, by_server=True)
-    return run.result()
 
 
 def resign(

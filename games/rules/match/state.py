@@ -73,6 +73,7 @@ class GameState:
     cube_value: int = 1
     cube_owner: Seat | None = None
     cube_offer: Seat | None = None
+    cube_offer_by_server: bool = False  # the offer is a timed-out mover's auto-move
     turn_doubled_to: int = 0
 
     def seat_of_side(self, side: Side) -> Seat:
