@@ -34,7 +34,7 @@ def current_game(match: Match) -> Game:
 
 
 @pytest.mark.django_db
-def test_offer_take_redouble_drop_are_stored_scored_and_exported(players, fixed_dice):
+def test_offer_take_redouble_drop_are_stored_scored_and_exported(players, fixed_dice, client):
     white, black = players
     match = cube_match(players, fixed_dice)
     with pytest.raises(services.CommandError) as refused:
@@ -94,6 +94,14 @@ def test_offer_take_redouble_drop_are_stored_scored_and_exported(players, fixed_
     assert exported["games"][1]["cube"]["crawford"] is True
     assert exported["match"]["rules"]["doubling_cube"] is True
     assert exported["match"]["rules"]["cube_raise"] == "geometric"
+    # The replay page and its JSON download show the cube too.
+    client.force_login(white)
+    replay = client.get(f"/matches/{match.pk}/replay/").content.decode()
+    assert '"doubled_taken": "(doubles to {n}, taken)"' in replay
+    assert '"drop_result": "double declined"' in replay
+    download = client.get(f"/matches/{match.pk}/export.json").json()
+    assert download["games"][0]["turns"][0]["doubled_to"] == 2
+    assert download["games"][0]["result"] == "drop"
 
 
 def _step(values):
@@ -221,7 +229,7 @@ async def test_a_cube_match_played_to_its_end_over_sockets(fixed_dice, client):
     await command("w", {"type": "step", "step": [21, 20, 1]}, "turn")
     assert seen[-1][1]["doubled_to"] == 2  # the move log shows the double
     await command("b", {"type": "double"}, "cube_offer")
-    assert seen[-1][1] == {"seat": 1, "side": "b", "value": 4}
+    assert seen[-1][1] == {"seat": 1, "side": "b", "value": 4, "by_server": False}
     await command("w", {"type": "drop"}, "started")
     # Game 4, started by the black player (White now): it doubles, the other drops: 2-3.
     await command("b", {"type": "double"}, "cube_offer")
