@@ -114,6 +114,7 @@ def lobby_state() -> dict[str, Any]:
                 "creator": match.creator.username,
                 "rating": ratings[match.creator_id],
                 "rules": match.rule_set_name,
+                "cube": match.doubling_cube,
                 "length": match.length,
                 "turn_seconds": match.turn_seconds,
                 "reserve_seconds": match.reserve_seconds,
@@ -136,6 +137,7 @@ def lobby_state() -> dict[str, Any]:
                     )
                 ],
                 "rules": match.rule_set_name,
+                "cube": match.doubling_cube,
                 "length": match.length,
                 "rated": match.rated,
                 "spectators": 0,

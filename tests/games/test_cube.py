@@ -167,7 +167,9 @@ def test_the_challenge_and_match_pages_show_the_options(client, players):
     client.force_login(creator)
     page = client.get(match.get_absolute_url()).content.decode()
     assert 'id="double-button"' in page and "arithmetic (1, 2, 3, 4 …)" in page
+    assert selectors.lobby_state()["open"][0]["cube"] is True
     play = client.get("/play/").content.decode()
+    assert "Traditional · doubling cube" in play
     for field in ("single_die", "block_release", "game_starter", "doubling_cube", "cube_raise",
                   "crawford"):  # fmt: skip
         assert f'name="{field}"' in play
