@@ -82,25 +82,26 @@ class MatchCreateForm(forms.Form):
     opening = forms.ChoiceField(
         label=_("Opening roll"), choices=Opening.choices, initial=Opening.REROLL
     )
-    # The Ukrainian and Russian variants (seeds 003, 004) and the doubling cube.
+    # The Ukrainian and Russian variants (seeds 003, 004) and the doubling cube; left out, each
+    # keeps the engine's default (a form posted without them still creates the usual match).
     single_die = forms.ChoiceField(
         label=_("When only one die can be played"), choices=SingleDie.choices,
-        initial=SingleDie.LARGER,
+        initial=SingleDie.LARGER, required=False,
     )  # fmt: skip
     block_release = forms.ChoiceField(
         label=_("A six-point block is allowed"), choices=BlockRelease.choices,
-        initial=BlockRelease.AHEAD,
+        initial=BlockRelease.AHEAD, required=False,
     )  # fmt: skip
     game_starter = forms.ChoiceField(
         label=_("Each later game is started by"), choices=GameStarter.choices,
-        initial=GameStarter.WINNER,
+        initial=GameStarter.WINNER, required=False,
     )  # fmt: skip
     doubling_cube = forms.BooleanField(
         label=_("Doubling cube (matches of 3 points or more)"), required=False, initial=False
     )
     cube_raise = forms.ChoiceField(
         label=_("The cube raises the stake"), choices=CubeRaise.choices,
-        initial=CubeRaise.GEOMETRIC,
+        initial=CubeRaise.GEOMETRIC, required=False,
     )  # fmt: skip
     crawford = forms.BooleanField(
         label=_("Crawford rule (no doubling in the game after a player reaches match point)"),

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from games import selectors, services
@@ -245,3 +246,28 @@ async def test_a_cube_match_played_to_its_end_over_sockets(fixed_dice, client):
     assert final.scores == (2, 3) and final.winner_id == black.pk
     for socket in (*sockets.values(), spectator):
         await socket.disconnect()
+
+
+@pytest.mark.django_db
+def test_hostile_create_forms_for_the_new_options_change_nothing(client):
+    creator = make_user("cube_forger")
+    client.force_login(creator)
+    base = {"rule_set_name": "tournament", "length": "3", "turn_seconds": "60",
+            "reserve_seconds": "0", "rated": "on", "head_exception": "classic",
+            "opening": "reroll"}  # fmt: skip
+    for hostile in [
+        {"single_die": "x" * 100_000}, {"block_release": "everywhere"},
+        {"game_starter": ["winner", "sometimes"]}, {"cube_raise": "exponential"},
+        {"cube_raise": '{"nested": [1, [2, [3]]]}'}, {"game_starter": "\x00"},
+        {"doubling_cube": "on", "length": "1"}, {"doubling_cube": "on", "length": "2"},
+    ]:  # fmt: skip
+        response = client.post(reverse("match_create"), {**base, **hostile})
+        assert response.status_code == 400, hostile
+    assert not Match.objects.exists()
+    # Left out, the options keep their defaults; "crawford" unticked turns the rule off.
+    response = client.post(reverse("match_create"), {**base, "doubling_cube": "on"})
+    match = Match.objects.get(creator=creator)
+    assert response.status_code == 302 and match.doubling_cube and not match.crawford
+    assert (match.single_die, match.block_release, match.game_starter, match.cube_raise) == (
+        "larger", "ahead", "winner", "geometric",
+    )  # fmt: skip
