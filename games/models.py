@@ -182,14 +182,25 @@ class Match(models.Model):
     opening = models.CharField(max_length=16, choices=Opening.choices)
     undo_allowed = models.BooleanField()
     length = models.PositiveSmallIntegerField(_("match length"), default=1)
-    single_die = models.CharField(max_length=16, choices=SingleDie.choices, default="larger")
-    block_release = models.CharField(max_length=16, choices=BlockRelease.choices, default="ahead")
-    game_starter = models.CharField(max_length=16, choices=GameStarter.choices, default="winner")
-    doubling_cube = models.BooleanField(_("doubling cube"), default=False)
-    cube_raise = models.CharField(max_length=16, choices=CubeRaise.choices, default="geometric")
-    crawford = models.BooleanField(_("Crawford rule"), default=True)
+    # The columns added after the first release carry database defaults too, so rows written
+    # without them (code of the previous release during a deploy, historical models in
+    # migrations) get the engine's default instead of failing.
+    single_die = models.CharField(
+        max_length=16, choices=SingleDie.choices, default="larger", db_default="larger"
+    )
+    block_release = models.CharField(
+        max_length=16, choices=BlockRelease.choices, default="ahead", db_default="ahead"
+    )
+    game_starter = models.CharField(
+        max_length=16, choices=GameStarter.choices, default="winner", db_default="winner"
+    )
+    doubling_cube = models.BooleanField(_("doubling cube"), default=False, db_default=False)
+    cube_raise = models.CharField(
+        max_length=16, choices=CubeRaise.choices, default="geometric", db_default="geometric"
+    )
+    crawford = models.BooleanField(_("Crawford rule"), default=True, db_default=True)
     # The number of the match's Crawford game once it has started (0: not yet).
-    crawford_game = models.PositiveSmallIntegerField(default=0)
+    crawford_game = models.PositiveSmallIntegerField(default=0, db_default=0)
     turn_seconds = models.PositiveSmallIntegerField(_("seconds per turn"), null=True, blank=True)
     reserve_seconds = models.PositiveSmallIntegerField(_("reserve seconds"), default=0)
     rated = models.BooleanField(_("rated"), default=True)
@@ -395,11 +406,11 @@ class Game(models.Model):
     # The doubling cube (games/rules/cube.py): the stake, the seat that may raise it next (null:
     # either), the seat whose offer awaits an answer (and whether the auto-move of a timed-out
     # mover made it), and what a double taken this turn raised it to (0: none).
-    cube_value = models.PositiveSmallIntegerField(default=1)
+    cube_value = models.PositiveSmallIntegerField(default=1, db_default=1)
     cube_owner = models.PositiveSmallIntegerField(null=True, blank=True)
     cube_offer = models.PositiveSmallIntegerField(null=True, blank=True)
-    cube_offer_by_server = models.BooleanField(default=False)
-    turn_doubled_to = models.PositiveSmallIntegerField(default=0)
+    cube_offer_by_server = models.BooleanField(default=False, db_default=False)
+    turn_doubled_to = models.PositiveSmallIntegerField(default=0, db_default=0)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -465,7 +476,7 @@ class Turn(models.Model):
     board_after = ArrayField(models.SmallIntegerField(), size=24)
     by_server = models.BooleanField(default=False)
     # A double offered before this turn's roll and taken raised the cube to this (0: none).
-    doubled_to = models.PositiveSmallIntegerField(default=0)
+    doubled_to = models.PositiveSmallIntegerField(default=0, db_default=0)
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField()
 
