@@ -65,6 +65,18 @@ def _undo(command: Command, **player) -> Match:
     return services.game_turn_undo(**player, version=command.version)
 
 
+def _double(command: Command, **player) -> Match:
+    return services.game_cube_double(**player, version=command.version)
+
+
+def _take(command: Command, **player) -> Match:
+    return services.game_cube_take(**player, version=command.version)
+
+
+def _drop(command: Command, **player) -> Match:
+    return services.game_cube_drop(**player, version=command.version)
+
+
 def _resign(command: Command, **player) -> Match:
     return services.match_resign(**player, left_table=False)
 
@@ -88,6 +100,9 @@ PLAYER_COMMANDS: dict[str, Callable[..., Match]] = {
     "roll": _roll,
     "step": _step,
     "undo": _undo,
+    "double": _double,
+    "take": _take,
+    "drop": _drop,
     "resign": _resign,
     "leave": _leave,
     "rematch": _rematch,

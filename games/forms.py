@@ -8,9 +8,13 @@ from games.models import (
     MATCH_LENGTHS,
     RESERVE_SECONDS_CHOICES,
     TURN_SECONDS_CHOICES,
+    BlockRelease,
+    CubeRaise,
+    GameStarter,
     HeadException,
     Opening,
     RuleSetName,
+    SingleDie,
 )
 from games.rules.ruleset import PRESETS
 
@@ -78,9 +82,38 @@ class MatchCreateForm(forms.Form):
     opening = forms.ChoiceField(
         label=_("Opening roll"), choices=Opening.choices, initial=Opening.REROLL
     )
+    # The Ukrainian and Russian variants (seeds 003, 004) and the doubling cube; left out, each
+    # keeps the engine's default (a form posted without them still creates the usual match).
+    single_die = forms.ChoiceField(
+        label=_("When only one die can be played"), choices=SingleDie.choices,
+        initial=SingleDie.LARGER, required=False,
+    )  # fmt: skip
+    block_release = forms.ChoiceField(
+        label=_("A six-point block is allowed"), choices=BlockRelease.choices,
+        initial=BlockRelease.AHEAD, required=False,
+    )  # fmt: skip
+    game_starter = forms.ChoiceField(
+        label=_("Each later game is started by"), choices=GameStarter.choices,
+        initial=GameStarter.WINNER, required=False,
+    )  # fmt: skip
+    doubling_cube = forms.BooleanField(
+        label=_("Doubling cube (matches of 3 points or more)"), required=False, initial=False
+    )
+    cube_raise = forms.ChoiceField(
+        label=_("The cube raises the stake"), choices=CubeRaise.choices,
+        initial=CubeRaise.GEOMETRIC, required=False,
+    )  # fmt: skip
+    crawford = forms.BooleanField(
+        label=_("Crawford rule (no doubling in the game after a player reaches match point)"),
+        required=False, initial=True,
+    )  # fmt: skip
 
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("rated") and not cleaned.get("turn_seconds"):
             self.add_error("turn_seconds", _("Untimed play is for casual matches only."))
+        preset = PRESETS.get(cleaned.get("rule_set_name", ""))
+        length = cleaned.get("length") or (preset.match_length if preset else None)
+        if cleaned.get("doubling_cube") and length == 1:
+            self.add_error("length", _("The doubling cube needs a match of more than one point."))
         return cleaned

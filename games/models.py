@@ -17,11 +17,16 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import RuleSet, rule_set
+from games.rules.cube import CUBE_RESULT, DROP_RESULT, MAX_CUBE_VALUE
 from games.rules.ruleset import (
+    BLOCK_RELEASES,
+    CUBE_RAISES,
+    GAME_STARTERS,
     HEAD_EXCEPTIONS,
     MATCH_LENGTHS,
     OPENING_MODES,
     RULE_SET_NAMES,
+    SINGLE_DIE_MODES,
     SIX_BLOCK_MODES,
 )
 
@@ -33,6 +38,12 @@ RULE_COLUMNS = {
     "opening": "opening",
     "undo_allowed": "undo_allowed",
     "match_length": "length",
+    "single_die": "single_die",
+    "block_release": "block_release",
+    "game_starter": "game_starter",
+    "doubling_cube": "doubling_cube",
+    "cube_raise": "cube_raise",
+    "crawford": "crawford",
 }
 
 
@@ -79,6 +90,39 @@ Opening = _engine_choices(
     },
 )
 
+SingleDie = _engine_choices(
+    "SingleDie",
+    SINGLE_DIE_MODES,
+    {
+        "larger": _("the larger die when only one can be played"),
+        "choice": _("the player chooses the die when only one can be played"),
+    },
+)
+BlockRelease = _engine_choices(
+    "BlockRelease",
+    BLOCK_RELEASES,
+    {
+        "ahead": _("once an opposing checker is ahead of it"),
+        "home": _("once an opposing checker has reached its home"),
+    },
+)
+GameStarter = _engine_choices(
+    "GameStarter",
+    GAME_STARTERS,
+    {
+        "winner": _("the winner of the previous game"),
+        "opening_roll": _("a new opening roll before every game"),
+    },
+)
+CubeRaise = _engine_choices(
+    "CubeRaise",
+    CUBE_RAISES,
+    {
+        "geometric": _("geometric (1, 2, 4, 8 …)"),
+        "arithmetic": _("arithmetic (1, 2, 3, 4 …)"),
+    },
+)
+
 
 class MatchStatus(models.TextChoices):
     OPEN = "open", _("waiting for an opponent")
@@ -101,6 +145,8 @@ class EndReason(models.TextChoices):
 class GameResult(models.TextChoices):
     OIN = "oin", _("oin (1 point)")
     MARS = "mars", _("mars (2 points)")
+    CUBE = CUBE_RESULT, _("won at the cube's value")
+    DROP = DROP_RESULT, _("double declined")
 
 
 class Phase(models.TextChoices):
@@ -138,6 +184,25 @@ class Match(models.Model):
     opening = models.CharField(max_length=16, choices=Opening.choices)
     undo_allowed = models.BooleanField()
     length = models.PositiveSmallIntegerField(_("match length"), default=1)
+    # The columns added after the first release carry database defaults too, so rows written
+    # without them (code of the previous release during a deploy, historical models in
+    # migrations) get the engine's default instead of failing.
+    single_die = models.CharField(
+        max_length=16, choices=SingleDie.choices, default="larger", db_default="larger"
+    )
+    block_release = models.CharField(
+        max_length=16, choices=BlockRelease.choices, default="ahead", db_default="ahead"
+    )
+    game_starter = models.CharField(
+        max_length=16, choices=GameStarter.choices, default="winner", db_default="winner"
+    )
+    doubling_cube = models.BooleanField(_("doubling cube"), default=False, db_default=False)
+    cube_raise = models.CharField(
+        max_length=16, choices=CubeRaise.choices, default="geometric", db_default="geometric"
+    )
+    crawford = models.BooleanField(_("Crawford rule"), default=True, db_default=True)
+    # The number of the match's Crawford game once it has started (0: not yet).
+    crawford_game = models.PositiveSmallIntegerField(default=0, db_default=0)
     turn_seconds = models.PositiveSmallIntegerField(_("seconds per turn"), null=True, blank=True)
     reserve_seconds = models.PositiveSmallIntegerField(_("reserve seconds"), default=0)
     rated = models.BooleanField(_("rated"), default=True)
@@ -197,6 +262,22 @@ class Match(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(opening__in=OPENING_MODES), name="match_opening_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(single_die__in=SINGLE_DIE_MODES), name="match_single_die_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(block_release__in=BLOCK_RELEASES), name="match_block_release_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(game_starter__in=GAME_STARTERS), name="match_game_starter_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(cube_raise__in=CUBE_RAISES), name="match_cube_raise_valid"
+            ),
+            # No cube in one-point matches (games/rules/cube.py).
+            models.CheckConstraint(
+                condition=Q(doubling_cube=False) | ~Q(length=1), name="match_cube_needs_length"
             ),
             models.CheckConstraint(
                 condition=Q(turn_seconds__isnull=True) | Q(turn_seconds__in=TURN_SECONDS_CHOICES),
@@ -332,6 +413,14 @@ class Game(models.Model):
     result = models.CharField(max_length=4, choices=GameResult.choices, blank=True)
     winner_side = models.CharField(max_length=1, blank=True)
     points = models.PositiveSmallIntegerField(default=0)
+    # The doubling cube (games/rules/cube.py): the stake, the seat that may raise it next (null:
+    # either), the seat whose offer awaits an answer (and whether the auto-move of a timed-out
+    # mover made it), and what a double taken this turn raised it to (0: none).
+    cube_value = models.PositiveSmallIntegerField(default=1, db_default=1)
+    cube_owner = models.PositiveSmallIntegerField(null=True, blank=True)
+    cube_offer = models.PositiveSmallIntegerField(null=True, blank=True)
+    cube_offer_by_server = models.BooleanField(default=False, db_default=False)
+    turn_doubled_to = models.PositiveSmallIntegerField(default=0, db_default=0)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -349,7 +438,21 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(result__in=[*GameResult.values, ""]), name="game_result_valid"
             ),
-            models.CheckConstraint(condition=Q(points__in=(0, 1, 2)), name="game_points_valid"),
+            models.CheckConstraint(
+                condition=Q(points__gte=0, points__lte=MAX_CUBE_VALUE), name="game_points_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(cube_value__gte=1, cube_value__lte=MAX_CUBE_VALUE),
+                name="game_cube_value_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(cube_owner__isnull=True) | Q(cube_owner__in=(0, 1)),
+                name="game_cube_owner_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(cube_offer__isnull=True) | Q(cube_offer__in=(0, 1)),
+                name="game_cube_offer_valid",
+            ),
             models.CheckConstraint(
                 condition=Q(opening_white__isnull=True) | ~Q(opening_white=F("opening_black")),
                 name="game_opening_not_tied",
@@ -382,6 +485,8 @@ class Turn(models.Model):
     steps = models.JSONField(default=list, blank=True)
     board_after = ArrayField(models.SmallIntegerField(), size=24)
     by_server = models.BooleanField(default=False)
+    # A double offered before this turn's roll and taken raised the cube to this (0: none).
+    doubled_to = models.PositiveSmallIntegerField(default=0, db_default=0)
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField()
 

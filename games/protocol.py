@@ -24,14 +24,17 @@ from games.rules import (
 )
 from games.rules import match as engine
 from games.rules.clock import read_clock
+from games.rules.cube import may_double, raised_value
 from games.rules.ruleset import OPTION_VALUES
 from ratings.models import NEW_PLAYER, ShownRating
 
 COMMAND_TYPES = frozenset(
-    {"roll", "step", "undo", "resign", "leave", "rematch", "rematch_decline", "snapshot", "ping",
-     "chat", "chat_mute"}
+    {
+        "roll", "step", "undo", "double", "take", "drop", "resign", "leave", "rematch",
+        "rematch_decline", "snapshot", "ping", "chat", "chat_mute",
+    }
 )  # fmt: skip
-VERSIONED_COMMANDS = frozenset({"roll", "step", "undo"})
+VERSIONED_COMMANDS = frozenset({"roll", "step", "undo", "double", "take", "drop"})
 
 WireStep = list[int]
 
@@ -135,6 +138,7 @@ class MoveState(TypedDict):
     dice: list[int]
     steps: list[WireStep]
     by_server: bool
+    doubled_to: int  # the cube's value after a double taken before this turn's roll (0: none)
 
 
 Phase = Literal["roll", "move", "over"]
@@ -188,16 +192,50 @@ def clock_state(match, game, now: datetime) -> dict[str, Any]:
     """Times in ms measured now by the server; the page counts down and never decides
     (the arithmetic is the engine's, games/rules/clock.py)."""
     reserve: dict[str, int | None] = {"w": None, "b": None}
+    clock_side = None
     if game is not None:
         for side in ("w", "b"):
             reserve[side] = match.reserve_ms(game.seat_of_side(side))
+        # While a double awaits an answer the answerer's clock runs (games/rules/cube.py).
+        clock_side = (
+            game.turn if game.cube_offer is None else game.side_of_seat(1 - game.cube_offer)
+        )
     running = match.status == "active" and game is not None and game.phase != "over"
     turn_ms_left = None
     if match.turn_seconds and game is not None and running:
-        reading = read_clock(match.turn_seconds, reserve[game.turn] or 0, game.turn_started_at, now)
+        reading = read_clock(
+            match.turn_seconds, reserve[clock_side] or 0, game.turn_started_at, now
+        )
         turn_ms_left = reading.turn_ms_left
-        reserve[game.turn] = reading.mover_reserve_ms
-    return {"turn_ms_left": turn_ms_left, "reserve_ms": reserve, "running": running}
+        reserve[clock_side] = reading.mover_reserve_ms
+    return {
+        "turn_ms_left": turn_ms_left, "reserve_ms": reserve, "running": running,
+        "side": clock_side,
+    }  # fmt: skip
+
+
+def cube_state(match, game) -> dict[str, Any] | None:
+    """The doubling cube (None in matches without it): its value, the seat that may raise it
+    (None: either), a pending offer's seat, whether the mover may double now, and whether this
+    is the Crawford game."""
+    if not match.doubling_cube or game is None:
+        return None
+    crawford = game.number == match.crawford_game
+    mover = game.seat_of_side(game.turn)
+    allowed = match.status == "active" and may_double(
+        match.rules, mover, mover_seat=mover, phase=game.phase, offer=game.cube_offer,
+        owner=game.cube_owner, value=game.cube_value, crawford=crawford,
+    )  # fmt: skip
+    return {
+        "value": game.cube_value,
+        "owner": game.cube_owner,
+        "offered_by": game.cube_offer,
+        "offered_value": raised_value(game.cube_value, match.rules)
+        if game.cube_offer is not None
+        else None,
+        "may_double": allowed,
+        "crawford": crawford,
+    }
 
 
 def game_state(match, game, now: datetime) -> dict[str, Any] | None:
@@ -232,6 +270,7 @@ def game_state(match, game, now: datetime) -> dict[str, Any] | None:
             else None
         ),
         "clock": clock_state(match, game, now),
+        "cube": cube_state(match, game),
     }
 
 
@@ -293,13 +332,17 @@ def move_of_turn(turn) -> MoveState:
         "dice": list(turn.dice),
         "steps": turn.steps,
         "by_server": turn.by_server,
+        "doubled_to": turn.doubled_to,
     }
 
 
 # --- Engine events on the wire (the `kind` and `detail` of an `event`) ---------------------------
 
 _EVENT_DETAILS: dict[type, tuple[str, Any]] = {
-    engine.Started: ("started", lambda event: {"game": event.game}),
+    engine.Started: (
+        "started",
+        lambda event: {"game": event.game, "crawford": event.crawford},
+    ),
     engine.Rolled: ("rolled", lambda event: {"side": event.side, "dice": list(event.dice)}),
     engine.Stepped: ("step", lambda event: {"side": event.side, "step": step_to_wire(event.step)}),
     engine.Undone: ("undo", lambda event: {"side": event.side, "step": step_to_wire(event.step)}),
@@ -312,6 +355,29 @@ _EVENT_DETAILS: dict[type, tuple[str, Any]] = {
             "steps": [step_to_wire(step) for step in event.steps],
             "by_server": event.by_server,
             "passed": event.passed,
+            "doubled_to": event.doubled_to,
+        },
+    ),  # fmt: skip
+    engine.CubeOffered: (
+        "cube_offer",
+        lambda event: {
+            "seat": event.seat,
+            "side": event.side,
+            "value": event.value,
+            "by_server": event.by_server,
+        },
+    ),  # fmt: skip
+    engine.CubeTaken: (
+        "cube_take",
+        lambda event: {"seat": event.seat, "side": event.side, "value": event.value},
+    ),
+    engine.CubeDropped: (
+        "cube_drop",
+        lambda event: {
+            "seat": event.seat,
+            "side": event.side,
+            "value": event.value,
+            "by_server": event.by_server,
         },
     ),  # fmt: skip
     engine.TimedOut: (

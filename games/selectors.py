@@ -27,11 +27,12 @@ def game_moves(game: Game | None) -> list[MoveState]:
         return []
     rows = Turn.objects.filter(game=game).order_by("number")
     return [
-        {"number": number, "side": side, "dice": list(dice), "steps": steps, "by_server": by_server}
-        for number, side, dice, steps, by_server in rows.values_list(
-            "number", "side", "dice", "steps", "by_server"
+        {"number": number, "side": side, "dice": list(dice), "steps": steps,
+         "by_server": by_server, "doubled_to": doubled_to}
+        for number, side, dice, steps, by_server, doubled_to in rows.values_list(
+            "number", "side", "dice", "steps", "by_server", "doubled_to"
         )
-    ]
+    ]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,7 @@ def lobby_state() -> dict[str, Any]:
                 "rating": ratings[match.creator_id].value,
                 "provisional": ratings[match.creator_id].provisional,
                 "rules": match.rule_set_name,
+                "cube": match.doubling_cube,
                 "length": match.length,
                 "turn_seconds": match.turn_seconds,
                 "reserve_seconds": match.reserve_seconds,
@@ -137,6 +139,7 @@ def lobby_state() -> dict[str, Any]:
                     )
                 ],
                 "rules": match.rule_set_name,
+                "cube": match.doubling_cube,
                 "length": match.length,
                 "rated": match.rated,
                 "spectators": 0,
@@ -205,6 +208,14 @@ def match_export(match: Match) -> dict[str, Any]:
                 "result": game.result or None,
                 "winner": game.winner_side or None,
                 "points": game.points,
+                # The doubling cube at the game's end (matches with the cube only).
+                "cube": {
+                    "value": game.cube_value,
+                    "owner": game.cube_owner,
+                    "crawford": game.number == match.crawford_game,
+                }
+                if match.doubling_cube
+                else None,
                 "turns": [
                     {
                         **move_of_turn(turn),

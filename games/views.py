@@ -45,6 +45,12 @@ def match_create(request: HttpRequest) -> HttpResponse:
             private=data["private"],
             head_exception=data["head_exception"],
             opening=data["opening"],
+            single_die=data["single_die"],
+            block_release=data["block_release"],
+            game_starter=data["game_starter"],
+            doubling_cube=data["doubling_cube"],
+            cube_raise=data["cube_raise"],
+            crawford=data["crawford"],
         )
     except services.CommandError as error:
         messages.error(request, error.message)

@@ -5,6 +5,7 @@ Randomness lives here only (a seeded ``random.Random``); the engine itself never
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import statistics
 import time
@@ -43,9 +44,18 @@ def self_play_positions(seed: int, games: int, rules: RuleSet) -> list[Position]
     return positions
 
 
-def run_bench(seed: int = 2026, games_per_mode: int = 20) -> str:
-    positions = self_play_positions(seed, games_per_mode, TRADITIONAL) + self_play_positions(
-        seed + 1, games_per_mode, TOURNAMENT
+TURN_OPTIONS = ("head_exception", "single_die", "block_release")
+
+
+def run_bench(seed: int = 2026, games_per_mode: int = 20, **options: str) -> str:
+    """``options``: turn options (e.g. ``single_die="choice"``) applied to both blocks."""
+    unknown = sorted(set(options) - set(TURN_OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown bench option(s) {unknown}; known: {list(TURN_OPTIONS)}")
+    traditional = dataclasses.replace(TRADITIONAL, **options)  # type: ignore[arg-type]
+    tournament = dataclasses.replace(TOURNAMENT, **options)  # type: ignore[arg-type]
+    positions = self_play_positions(seed, games_per_mode, traditional) + self_play_positions(
+        seed + 1, games_per_mode, tournament
     )
     timer = time.perf_counter_ns
     durations: list[int] = []
@@ -60,7 +70,8 @@ def run_bench(seed: int = 2026, games_per_mode: int = 20) -> str:
     doubles = [d for d, p in zip(durations, positions, strict=True) if p.dice[0] == p.dice[1]]
     return (
         f"positions: {len(positions)} "
-        f"(seed {seed}, {games_per_mode} self-play games per block mode)\n"
+        f"(seed {seed}, {games_per_mode} self-play games per block mode"
+        f"{''.join(f', {key}={value}' for key, value in sorted(options.items()))})\n"
         f"positions per second: {len(positions) / total:,.0f}\n"
         f"median us per full legal-turn set: {median_us:.1f}\n"
         f"mean us per full legal-turn set: {mean_us:.1f}\n"

@@ -13,11 +13,26 @@ Where RULES.md is silent: a checker the opponent has already borne off has passe
 once the opponent has borne off any checker no block is illegal. (In a real game this never
 decides anything: an opponent who has borne off has all its checkers in its home, which six
 mover points cannot fence off.)
+
+Under the Ukrainian variant ``block_release = "home"`` (seed 003: "a block of six may be built
+only once at least one opposing checker has passed into its home") a block is allowed once an
+opposing checker stands in the opponent's home (q = 1..6) or has been borne off, wherever the
+block is; before that no six in a row is allowed anywhere on the opponent's path.
 """
 
 from __future__ import annotations
 
-from .board import CHECKERS_PER_SIDE, OWN_TO_INDEX, POINTS, Board, Side, opponent_of, sign_of
+from .board import (
+    CHECKERS_PER_SIDE,
+    HOME_TOP_POINT,
+    OWN_TO_INDEX,
+    POINTS,
+    Board,
+    Side,
+    opponent_of,
+    sign_of,
+)
+from .ruleset import BlockRelease
 
 BLOCK_LENGTH = 6
 
@@ -43,9 +58,18 @@ def lowest_opponent_point(board: Board, side: Side) -> int:
     return lowest
 
 
-def has_illegal_block(board: Board, side: Side) -> bool:
-    """True when ``side`` holds six consecutive points with every opposing checker behind them."""
+def _zone_top(board: Board, side: Side, release: BlockRelease) -> int:
+    """Blocks are illegal on the opponent's points q < this value (1 when none is)."""
     lowest = lowest_opponent_point(board, side)
+    if release == "home":
+        return 1 if lowest <= HOME_TOP_POINT else POINTS + 1
+    return lowest
+
+
+def has_illegal_block(board: Board, side: Side, release: BlockRelease = "ahead") -> bool:
+    """True when ``side`` holds six consecutive points the rule does not allow: with every
+    opposing checker behind them (``ahead``), or while no opposing checker is home (``home``)."""
+    lowest = _zone_top(board, side, release)
     opponent_table = OWN_TO_INDEX[opponent_of(side)]
     sign = sign_of(side)
     # A block is illegal only if it lies entirely on opponent points below ``lowest`` (no
@@ -61,13 +85,15 @@ def has_illegal_block(board: Board, side: Side) -> bool:
     return False
 
 
-def block_zone_indices(board: Board, side: Side) -> tuple[int, ...]:
+def block_zone_indices(
+    board: Board, side: Side, release: BlockRelease = "ahead"
+) -> tuple[int, ...]:
     """Board indices (in the opponent's path order) where ``side`` may not complete a block.
 
     Empty when no block can be illegal in this position (the opponent is never moved during
     ``side``'s turn, so the zone stays fixed for the whole turn).
     """
-    lowest = lowest_opponent_point(board, side)
+    lowest = _zone_top(board, side, release)
     if lowest <= BLOCK_LENGTH:
         return ()
     opponent_table = OWN_TO_INDEX[opponent_of(side)]

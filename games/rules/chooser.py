@@ -114,7 +114,11 @@ def find_sequence(
     result = search(board, dice_list(dice), 0)
     if result is None:  # pragma: no cover - the target comes from the legal end boards
         raise ValueError("target is not a legal end board of this turn")
-    assert rules.six_block == "every_step" or not result or not has_illegal_block(target, side)
+    assert (
+        rules.six_block == "every_step"
+        or not result
+        or not has_illegal_block(target, side, rules.block_release)
+    )
     return result
 
 

@@ -2,11 +2,14 @@
 
 ``python -m games.rules legal-turns`` reads JSON lines on stdin, each
 ``{"board": [24 ints], "turn": "w"|"b", "first_turn": bool, "dice": [d1, d2],
-"six_block": "end_of_turn"|"every_step", "head_exception": "classic"|"generalised" (optional)}``
+"six_block": "end_of_turn"|"every_step", "head_exception": "classic"|"generalised" (optional),
+"single_die": "larger"|"choice" (optional), "block_release": "ahead"|"home" (optional)}``
 and writes one line per input line, in order: ``{"results": [board, ...]}`` (every distinct end
 board of a complete legal turn, sorted) or ``{"error": "..."}`` for a malformed line.
 
-``python -m games.rules bench`` prints the speed of the full legal-turn set.
+``python -m games.rules bench [seed] [games] [option=value ...]`` prints the speed of the full
+legal-turn set (the turn options of games/rules/ruleset.py, e.g. ``single_die=choice``, apply to
+every block of positions).
 """
 
 from __future__ import annotations
@@ -20,8 +23,11 @@ from .fastgen import legal_end_boards
 from .ruleset import RuleSet
 
 REQUIRED_KEYS = ("board", "turn", "first_turn", "dice", "six_block")
-OPTIONAL_KEYS = ("head_exception",)
-USAGE = "usage: python -m games.rules legal-turns | bench [seed] [games-per-mode]"
+# The turn options besides six_block (games/rules/ruleset.py); each defaults to the RuleSet's.
+OPTIONAL_KEYS = ("head_exception", "single_die", "block_release")
+USAGE = (
+    "usage: python -m games.rules legal-turns | bench [seed] [games-per-mode] [option=value ...]"
+)
 
 
 def answer_line(line: str) -> dict[str, Any]:
@@ -45,11 +51,11 @@ def answer_line(line: str) -> dict[str, Any]:
         first_turn = request["first_turn"]
         if type(first_turn) is not bool:
             raise ValueError(f"first_turn must be true or false, got {first_turn!r}")
-        six_block = request["six_block"]
-        head_exception = request.get("head_exception", "classic")
-        if not isinstance(six_block, str) or not isinstance(head_exception, str):
-            raise ValueError("six_block and head_exception must be strings")
-        rules = RuleSet(six_block=six_block, head_exception=head_exception)  # type: ignore[arg-type]
+        options = {key: request[key] for key in ("six_block", *OPTIONAL_KEYS) if key in request}
+        for key, value in options.items():
+            if not isinstance(value, str):
+                raise ValueError(f"{key} must be a string")
+        rules = RuleSet(**options)  # type: ignore[arg-type]
     except ValueError as error:
         return {"error": str(error)}
     ends = sorted(legal_end_boards(board, side, dice, first_turn, rules))
@@ -80,9 +86,15 @@ def main(argv: list[str] | None = None) -> int:
     if command == "bench":
         from .bench import run_bench
 
-        seed = int(arguments[1]) if len(arguments) > 1 else 2026
-        games = int(arguments[2]) if len(arguments) > 2 else 20
-        print(run_bench(seed, games))
+        numbers = [argument for argument in arguments[1:] if "=" not in argument]
+        options = dict(argument.split("=", 1) for argument in arguments[1:] if "=" in argument)
+        seed = int(numbers[0]) if numbers else 2026
+        games = int(numbers[1]) if len(numbers) > 1 else 20
+        try:
+            print(run_bench(seed, games, **options))
+        except ValueError as error:
+            print(f"{error}\n{USAGE}", file=sys.stderr)
+            return 2
         return 0
     print(USAGE, file=sys.stderr)
     return 2

@@ -65,6 +65,7 @@ class _Turn:
         "step_zone",
         "end_zone",
         "descending",
+        "choose_single",
     )
 
     def __init__(self, board: Board, side: Side, dice: tuple[int, int], rules: RuleSet) -> None:
@@ -114,7 +115,7 @@ class _Turn:
                     moves.append((point, table[point], marker))
             tables[die] = moves
         self.tables = tables
-        zone = block_zone_indices(board, side)
+        zone = block_zone_indices(board, side, rules.block_release)
         if zone:
             # Every point a checker may stand on at the END of the turn too: the candidates
             # (sources of steps) plus the final landing points of a checker using all dice.
@@ -140,6 +141,7 @@ class _Turn:
         self.end_zone = zone if (zone and not every_step) else ()
         # Order matters only when a block may appear in the middle of the turn (every_step).
         self.descending = not self.step_zone
+        self.choose_single = rules.single_die == "choice"
 
 
 def _search_pair(turn: _Turn, high: int, low: int, head_limit: int) -> tuple[set[Board], int]:
@@ -202,11 +204,16 @@ def _search_pair(turn: _Turn, high: int, low: int, head_limit: int) -> tuple[set
         legal = {end for end in ends if not _illegal_block(end, end_zone, sign)}
         if legal:
             return legal, 2
-    # Only one die can be played: the larger when it can be (RULES.md item 3).
+    # Only one die can be played: the larger when it can be (RULES.md item 3), or either die
+    # under ``single_die = "choice"`` (seed 003).
+    chosen: set[Board] = set()
     for die in (high, low):
         legal = {b for b in singles[die] if not end_zone or not _illegal_block(b, end_zone, sign)}
-        if legal:
-            return legal, 1
+        chosen |= legal
+        if chosen and not turn.choose_single:
+            break
+    if chosen:
+        return chosen, 1
     return {start}, 0
 
 

@@ -11,10 +11,23 @@ from typing import Literal, get_args
 SixBlockMode = Literal["end_of_turn", "every_step"]
 HeadException = Literal["classic", "generalised"]
 OpeningMode = Literal["reroll", "play_roll"]
+# The Ukrainian text's variants (seed 003): which die is played when only one can be ("larger",
+# RULES.md item 3, or the mover's "choice"), and when a six-point block is allowed (an opposing
+# checker "ahead" of it, RULES.md item 5, or one that has reached its "home").
+SingleDie = Literal["larger", "choice"]
+BlockRelease = Literal["ahead", "home"]
+# Who starts a game after the first: its "winner" (RULES.md) or a new "opening_roll" (Omerta).
+GameStarter = Literal["winner", "opening_roll"]
+# How the doubling cube ("dave") raises the stake (seed 003): 1-2-4-8 or 1-2-3-4.
+CubeRaise = Literal["geometric", "arithmetic"]
 
 SIX_BLOCK_MODES: tuple[str, ...] = get_args(SixBlockMode)
 HEAD_EXCEPTIONS: tuple[str, ...] = get_args(HeadException)
 OPENING_MODES: tuple[str, ...] = get_args(OpeningMode)
+SINGLE_DIE_MODES: tuple[str, ...] = get_args(SingleDie)
+BLOCK_RELEASES: tuple[str, ...] = get_args(BlockRelease)
+GAME_STARTERS: tuple[str, ...] = get_args(GameStarter)
+CUBE_RAISES: tuple[str, ...] = get_args(CubeRaise)
 MATCH_LENGTHS: tuple[int, ...] = (1, 3, 5, 7)
 
 
@@ -27,9 +40,14 @@ class RuleSet:
     opening: OpeningMode = "reroll"
     undo_allowed: bool = True
     match_length: int = 1
-    # The Ukrainian "dave" doubling cube is an optional later variant, off by default (RULES.md);
-    # the engine does not implement it yet, so only False is accepted.
+    single_die: SingleDie = "larger"
+    block_release: BlockRelease = "ahead"
+    game_starter: GameStarter = "winner"
+    # The Ukrainian "dave" doubling cube, off by default (RULES.md); never in one-point matches.
     doubling_cube: bool = False
+    cube_raise: CubeRaise = "geometric"
+    # No doubling in the game after a player first needs one point to win the match.
+    crawford: bool = True
 
     def __post_init__(self) -> None:
         if self.six_block not in SIX_BLOCK_MODES:
@@ -46,8 +64,22 @@ class RuleSet:
             raise ValueError(
                 f"match_length must be one of {MATCH_LENGTHS}, got {self.match_length!r}"
             )
-        if self.doubling_cube is not False:
-            raise ValueError("the doubling cube variant is not supported (it is off by default)")
+        for name, values in _CHOICES.items():
+            if getattr(self, name) not in values:
+                raise ValueError(f"{name} must be one of {values}, got {getattr(self, name)!r}")
+        for name in ("doubling_cube", "crawford"):
+            if type(getattr(self, name)) is not bool:
+                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
+        if self.doubling_cube and self.match_length == 1:
+            raise ValueError("the doubling cube needs a match of more than one point")
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "single_die": SINGLE_DIE_MODES,
+    "block_release": BLOCK_RELEASES,
+    "game_starter": GAME_STARTERS,
+    "cube_raise": CUBE_RAISES,
+}
 
 
 TRADITIONAL = RuleSet(six_block="end_of_turn", undo_allowed=True, match_length=1)
@@ -62,6 +94,12 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {
     "head_exception": HEAD_EXCEPTIONS,
     "opening": OPENING_MODES,
     "undo_allowed": (True, False),
+    "single_die": SINGLE_DIE_MODES,
+    "block_release": BLOCK_RELEASES,
+    "game_starter": GAME_STARTERS,
+    "doubling_cube": (False, True),
+    "cube_raise": CUBE_RAISES,
+    "crawford": (True, False),
 }
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .board import SIDES, Board, Side, borne_off, checkers_on_board, opponent_of
+from .cube import MAX_CUBE_VALUE
 from .ruleset import MATCH_LENGTHS, RuleSet
 
 OIN_POINTS = 1  # the loser has borne off at least one checker
@@ -64,11 +65,12 @@ def new_match(rules: RuleSet) -> MatchScore:
 
 
 def add_game(score: MatchScore, winner: Player, points: int) -> MatchScore:
-    """The score after a game won by ``winner`` for ``points`` (1 or 2)."""
+    """The score after a game won by ``winner`` for ``points``: 1 or 2 (oin, mars), or with the
+    doubling cube the cube's value (games/rules/cube.py)."""
     if score.is_over:
         raise ValueError("the match is already over")
-    if points not in (OIN_POINTS, MARS_POINTS):
-        raise ValueError(f"a game is worth 1 or 2 points, got {points!r}")
+    if type(points) is not int or not 1 <= points <= MAX_CUBE_VALUE:
+        raise ValueError(f"a game is worth 1 to {MAX_CUBE_VALUE} points, got {points!r}")
     updated = list(score.points)
     updated[winner] += points
     return MatchScore(score.length, (updated[0], updated[1]))
@@ -102,6 +104,9 @@ def first_turn_dice(rules: RuleSet, opening_dice: tuple[int, int]) -> tuple[int,
     return None
 
 
-def next_game_starter(previous_winner: Player) -> Player:
-    """In a match the previous game's winner starts the next game and plays White."""
+def next_game_starter(previous_winner: Player, rules: RuleSet | None = None) -> Player | None:
+    """In a match the previous game's winner starts the next game and plays White; under
+    ``game_starter = "opening_roll"`` (Omerta, seed 004) None: the opening roll decides again."""
+    if rules is not None and rules.game_starter == "opening_roll":
+        return None
     return previous_winner

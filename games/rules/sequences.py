@@ -79,7 +79,9 @@ def step_problem(
             return "bearing off starts only when all your checkers are in your home"
         if target < 0 and source != highest:
             return f"a {die} bears off from point {source} only when no checker stands higher"
-    if rules.six_block == "every_step" and has_illegal_block(apply_step(board, side, step), side):
+    if rules.six_block == "every_step" and has_illegal_block(
+        apply_step(board, side, step), side, rules.block_release
+    ):
         return "this step would build a six-point block with no opposing checker ahead of it"
     return None
 
@@ -146,7 +148,7 @@ def _legal_sequences(
 
     def ends_blocked(end: Board) -> bool:
         if end not in blocked:
-            blocked[end] = has_illegal_block(end, side)
+            blocked[end] = has_illegal_block(end, side, rules.block_release)
         return blocked[end]
 
     candidates = [
@@ -162,8 +164,9 @@ def _legal_sequences(
     most = max(len(steps) for steps, _ in candidates)
     chosen = [(steps, end) for steps, end in candidates if len(steps) == most]
     first, second = dice
-    if most == 1 and first != second:
-        # Only one die can be played: the larger when it can be (RULES.md item 3).
+    if most == 1 and first != second and rules.single_die == "larger":
+        # Only one die can be played: the larger when it can be (RULES.md item 3); under
+        # ``single_die = "choice"`` (seed 003) the mover chooses either.
         larger = [(steps, end) for steps, end in chosen if steps[0].die == max(dice)]
         if larger:
             chosen = larger

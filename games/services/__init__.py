@@ -8,7 +8,7 @@ changes nothing.
 
 - `lifecycle.py`: create, accept, cancel, resign or leave, rematch, the end of a banned
   player's matches;
-- `play.py`: roll, step, undo;
+- `play.py`: roll, step, undo, and the cube's double, take and drop;
 - `clocks.py`: turn deadlines and stale matches.
 """
 
@@ -29,12 +29,22 @@ from games.services.lifecycle import (
     match_resign,
     matches_end_for_ban,
 )
-from games.services.play import game_roll, game_step_play, game_turn_undo
+from games.services.play import (
+    game_cube_double,
+    game_cube_drop,
+    game_cube_take,
+    game_roll,
+    game_step_play,
+    game_turn_undo,
+)
 
 __all__ = [
     "STALE_AFTER",
     "TIMEOUTS_TO_LOSE",
     "CommandError",
+    "game_cube_double",
+    "game_cube_drop",
+    "game_cube_take",
     "game_deadline_enforce",
     "game_deadlines_due",
     "game_roll",

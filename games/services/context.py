@@ -89,6 +89,7 @@ class Locked:
             if row is not None and row.pk is not None:
                 self.loaded[id(row)] = row_values(row)
         self.turn_at_start = self.open_turn()
+        self.deadline_at_start = self.game.turn_deadline if self.game is not None else None
         # `state.match` as the clients last got it: events carry it only when it changed
         # (set once the players are noted).
         self.match_sent: dict[str, Any] | None = None
@@ -149,7 +150,8 @@ class Locked:
                     player_id=match.player_id(event.seat), dice=list(event.dice),
                     steps=[step_to_wire(step) for step in event.steps],
                     board_after=list(event.board_after), by_server=event.by_server,
-                    started_at=event.started_at, finished_at=event.finished_at,
+                    doubled_to=event.doubled_to, started_at=event.started_at,
+                    finished_at=event.finished_at,
                 )
             )  # fmt: skip
         if isinstance(event, Started | GameOver | MatchOver | Cancelled):
@@ -241,7 +243,9 @@ class Locked:
             self.records_changed = False
         turn = self.open_turn()
         deadline = self.game.turn_deadline if self.game is not None else None
-        if turn is not None and turn != self.turn_at_start and deadline is not None:
+        # A new turn, or a new clock in the same turn (a cube offer or its answer).
+        moved = (turn, deadline) != (self.turn_at_start, self.deadline_at_start)
+        if turn is not None and moved and deadline is not None:
             from games.tasks import schedule_deadline
 
             transaction.on_commit(lambda: schedule_deadline(match_id, *turn, deadline))

@@ -26,6 +26,12 @@ _MESSAGES = {
     "not_rolled": _("Roll the dice first."),
     "undo_not_allowed": _("In this rule set every step is final."),
     "nothing_to_undo": _("There is no step to take back."),
+    "cube_not_allowed": _("This match is played without the doubling cube."),
+    "cube_offered": _("A double is offered and awaits an answer."),
+    "crawford_game": _("No doubling in the Crawford game."),
+    "not_cube_owner": _("The cube is your opponent's: only they may raise it."),
+    "cube_at_maximum": _("The cube cannot be raised further."),
+    "no_cube_offer": _("No double is offered."),
 }
 
 

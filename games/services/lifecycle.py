@@ -57,13 +57,23 @@ def match_create(
     private: bool = False,
     head_exception: str | None = None,
     opening: str | None = None,
+    single_die: str | None = None,
+    block_release: str | None = None,
+    game_starter: str | None = None,
+    doubling_cube: bool | None = None,
+    cube_raise: str | None = None,
+    crawford: bool | None = None,
 ) -> Match:
     """An open challenge (or a private invite). Validates through the engine's RuleSet."""
     try:
         rules = rule_set(
             rule_set_name,
-            **_rule_overrides(match_length=length, head_exception=head_exception, opening=opening),
-        )
+            **_rule_overrides(
+                match_length=length, head_exception=head_exception, opening=opening,
+                single_die=single_die, block_release=block_release, game_starter=game_starter,
+                doubling_cube=doubling_cube, cube_raise=cube_raise, crawford=crawford,
+            ),
+        )  # fmt: skip
     except ValueError as error:
         raise CommandError("bad_field", str(error)) from None
     if rated and not turn_seconds:

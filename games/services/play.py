@@ -1,4 +1,4 @@
-"""The board commands of the mover: roll, step, undo.
+"""The board commands: the mover's roll, step, undo and double, the opponent's take or drop.
 
 Each opens `transaction.atomic()`, locks the Match row first (`context.locked`), checks the
 player and the version they saw, and lets the engine (games/rules/match) decide; a refused
@@ -17,11 +17,13 @@ from games.services.context import Locked, locked, server_dice
 from games.services.errors import CommandError, refused
 
 
-def _seat_at_version(context: Locked, user, version: int | None) -> int:
-    """The player's seat, refusing a command sent for a board that has changed since."""
+def _seat_at_version(context: Locked, user, version: int | None, *, mover: bool = True) -> int:
+    """The player's seat (the mover's unless ``mover`` is False: the engine checks who may
+    answer a double), refusing a command sent for a board that has changed since."""
     seat = context.seat_of(user)
     try:
-        engine.require_mover(context.state, seat)
+        if mover:
+            engine.require_mover(context.state, seat)
     except engine.MatchRuleError as error:
         raise refused(error) from None
     if version is not None and version != context.match.version:
@@ -73,3 +75,40 @@ def game_turn_undo(*, user, match_id: int, version: int | None) -> Match:
         context.run(lambda state: engine.undo(state, seat=seat))
         context.save()
     return context.match
+
+
+def game_cube_double(*, user, match_id: int, version: int | None) -> Match:
+    """The mover offers, before rolling, to raise the stake (games/rules/cube.py); the turn
+    clock passes to the opponent until they answer. Locks the match row."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = _seat_at_version(context, user, version)
+        context.run(lambda state: engine.double(state, seat=seat, now=context.now))
+        context.save()
+    return context.match
+
+
+def _cube_answer(answer, *, user, match_id: int, version: int | None) -> Match:
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = _seat_at_version(context, user, version, mover=False)
+        context.run(
+            lambda state: answer(
+                state, seat=seat, now=context.now, dice=server_dice(),
+                auto_roll=context.auto_roll_seats(),
+            )
+        )  # fmt: skip
+        context.save()
+    return context.match
+
+
+def game_cube_take(*, user, match_id: int, version: int | None) -> Match:
+    """The opponent takes the offered double: the cube is raised and theirs. Locks the match
+    row."""
+    return _cube_answer(engine.take, user=user, match_id=match_id, version=version)
+
+
+def game_cube_drop(*, user, match_id: int, version: int | None) -> Match:
+    """The opponent drops the offered double and loses the game at the stake before it; the
+    match ends or the next game starts. Locks the match row."""
+    return _cube_answer(engine.drop, user=user, match_id=match_id, version=version)

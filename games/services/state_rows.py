@@ -35,6 +35,7 @@ def match_state_of(match: Match, game: Game | None) -> MatchState:
         started_at=match.started_at,
         finished_at=match.finished_at,
         game=game_state_of(game) if game is not None else None,
+        crawford_game=match.crawford_game,
     )
 
 
@@ -62,6 +63,11 @@ def game_state_of(game: Game) -> GameState:
         winner_side=game.winner_side,  # type: ignore[arg-type]
         points=game.points,
         finished_at=game.finished_at,
+        cube_value=game.cube_value,
+        cube_owner=game.cube_owner,  # type: ignore[arg-type]
+        cube_offer=game.cube_offer,  # type: ignore[arg-type]
+        cube_offer_by_server=game.cube_offer_by_server,
+        turn_doubled_to=game.turn_doubled_to,
     )
 
 
@@ -80,6 +86,7 @@ def match_values(match: Match, state: MatchState) -> dict[str, Any]:
         "end_reason": state.end_reason,
         "started_at": state.started_at,
         "finished_at": state.finished_at,
+        "crawford_game": state.crawford_game,
     }
 
 
@@ -107,6 +114,11 @@ def game_values(game: GameState) -> dict[str, Any]:
         "winner_side": game.winner_side,
         "points": game.points,
         "finished_at": game.finished_at,
+        "cube_value": game.cube_value,
+        "cube_owner": game.cube_owner,
+        "cube_offer": game.cube_offer,
+        "cube_offer_by_server": game.cube_offer_by_server,
+        "turn_doubled_to": game.turn_doubled_to,
     }
 
 

@@ -38,13 +38,15 @@ function fill(table, rows, emptyText, columns) {
 // The page's language comes with the strings (templates/games/_lobby_lists.html); the socket sends codes.
 const seconds = (s) => (strings.seconds || "{s} s").replace("{s}", s);
 const rulesName = (code) => (strings.rules && strings.rules[code]) || code;
+// "Traditional · doubling cube" for a match played with the cube.
+const rulesText = (row) => rulesName(row.rules) + (row.cube ? ` · ${strings.cube || "cube"}` : "");
 
 function render(message) {
   fill(document.getElementById("open-challenges"), message.open.map((c) => {
     const tr = document.createElement("tr");
     tr.dataset.matchId = c.id;
     const time = c.turn_seconds ? seconds(c.turn_seconds) + (c.reserve_seconds ? ` + ${seconds(c.reserve_seconds)}` : "") : "∞";
-    tr.append(cell(c.creator), cell(ratingText(c)), cell(rulesName(c.rules)), cell(c.length), cell(time),
+    tr.append(cell(c.creator), cell(ratingText(c)), cell(rulesText(c)), cell(c.length), cell(time),
       cell(c.rated ? strings.rated : strings.casual), link(`/matches/${c.id}/`, strings.view));
     return tr;
   }), strings.noOpen, 7);
@@ -54,7 +56,7 @@ function render(message) {
     tr.append(
       cell(m.players.map((p) => `${p.username} (${ratingText(p)})`).join(" – ")),
       cell(`${m.players.map((p) => p.score).join(":")} / ${m.length}`),
-      cell(rulesName(m.rules)), cell(m.spectators), link(`/matches/${m.id}/`, strings.watch));
+      cell(rulesText(m)), cell(m.spectators), link(`/matches/${m.id}/`, strings.watch));
     return tr;
   }), strings.noLive, 5);
 }

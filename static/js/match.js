@@ -42,6 +42,11 @@ export class MatchApp {
       roll: () => this.session.roll(),
       canRoll: () => this.session.canRoll(),
       undo: () => this.session.undo(),
+      double: () => this.session.cube("double"),
+      take: () => this.session.cube("take"),
+      drop: () => {
+        if (window.confirm(this.t("confirm_drop"))) this.session.cube("drop");
+      },
       resign: () => {
         if (window.confirm(this.t("confirm_resign"))) this.session.send("resign");
       },

@@ -15,6 +15,7 @@ const DEFAULT_STRINGS = {
   reason_timeouts: "timeouts", reason_aborted: "aborted", reason_banned: "banned by a moderator",
   match_to: "Match to {n}",
   load_failed: "Could not load the replay", no_games: "No games were played", passed: "no legal move",
+  cube: "at the cube's value", drop_result: "double declined", doubled_taken: "(doubles to {n}, taken)",
 };
 
 export class ReplayApp {
@@ -169,7 +170,7 @@ export class ReplayApp {
       if (atEnd) {
         const points = g.points === 1 ? this.t("point_one") : this.t("points_many", { n: g.points });
         result.textContent = this.t("game_result", {
-          name: g.winner === "w" ? g.white : g.black, n: g.number, result: this.t(g.result), points,
+          name: g.winner === "w" ? g.white : g.black, n: g.number, result: this.t(g.result === "drop" ? "drop_result" : g.result), points,
         });
       }
       result.hidden = !atEnd;

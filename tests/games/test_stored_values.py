@@ -9,13 +9,17 @@ import pytest
 from django.core.management import call_command
 
 from games.models import (
+    BlockRelease,
+    CubeRaise,
     EndReason,
     GameResult,
+    GameStarter,
     HeadException,
     MatchStatus,
     Opening,
     Phase,
     RuleSetName,
+    SingleDie,
     SixBlock,
 )
 
@@ -23,12 +27,16 @@ from games.models import (
 def test_stored_enum_values_never_change():
     assert MatchStatus.values == ["open", "active", "finished", "cancelled", "aborted"]
     assert EndReason.values == ["finished", "resigned", "left", "timeouts", "aborted", "banned"]
-    assert GameResult.values == ["oin", "mars"]
+    assert GameResult.values == ["oin", "mars", "cube", "drop"]
     assert Phase.values == ["roll", "move", "over"]
     assert RuleSetName.values == ["traditional", "tournament"]
     assert SixBlock.values == ["end_of_turn", "every_step"]
     assert HeadException.values == ["classic", "generalised"]
     assert Opening.values == ["reroll", "play_roll"]
+    assert SingleDie.values == ["larger", "choice"]
+    assert BlockRelease.values == ["ahead", "home"]
+    assert GameStarter.values == ["winner", "opening_roll"]
+    assert CubeRaise.values == ["geometric", "arithmetic"]
 
 
 @pytest.mark.django_db

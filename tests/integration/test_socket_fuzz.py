@@ -118,8 +118,11 @@ def test_hostile_frames_change_nothing_and_every_socket_lives(test_database_name
                       CHAT_MESSAGES_PER_WINDOW="1000000")  # fmt: skip
     try:
         white, black = make_user("fuzz_w"), make_user("fuzz_b")
-        # Untimed: no server move may change the match while the frames are sent.
-        match = services.match_create(creator=white, turn_seconds=None, rated=False)
+        # Untimed: no server move may change the match while the frames are sent. With the cube,
+        # so hostile doubles, takes and drops meet a match where they can happen.
+        match = services.match_create(
+            creator=white, turn_seconds=None, rated=False, length=3, doubling_cube=True
+        )
         services.match_accept(user=black, match_id=match.pk)
         cookie = session_cookie_for(client, white if _white_to_move(match.pk) else black)
         summary = asyncio.run(_fuzz(site, match.pk, cookie))

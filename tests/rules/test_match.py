@@ -232,6 +232,13 @@ def play_match(
         elif hostile and chance < 0.01 and game.turn_deadline is not None:
             now = max(now, game.turn_deadline)
             state, events = engine.timeout(state, dice=dice, now=now, auto_roll=auto_roll)
+        elif game.cube_offer is not None:
+            answer = engine.take if rng.random() < 0.7 else engine.drop
+            state, events = answer(
+                state, seat=1 - game.cube_offer, now=now, dice=dice, auto_roll=auto_roll
+            )
+        elif state.may_double(seat) and chance < 0.15:
+            state, events = engine.double(state, seat=seat, now=now)
         elif game.phase == "roll":
             state, events = engine.roll(state, seat=seat, dice=dice, now=now, auto_roll=auto_roll)
         elif hostile and game.steps and state.rules.undo_allowed and chance < 0.1:
@@ -251,11 +258,17 @@ rules_strategy = st.fixed_dictionaries(
         "head_exception": st.sampled_from(["classic", "generalised"]),
         "opening": st.sampled_from(["reroll", "play_roll"]),
         "undo_allowed": st.booleans(),
-        "match_length": st.sampled_from([1, 1, 3]),
+        "match_length": st.sampled_from([1, 1, 3, 5]),
         "turn_seconds": st.sampled_from([None, 30, 120]),
         "reserve_seconds": st.sampled_from([0, 60]),
+        "single_die": st.sampled_from(["larger", "choice"]),
+        "block_release": st.sampled_from(["ahead", "home"]),
+        "game_starter": st.sampled_from(["winner", "opening_roll"]),
+        "doubling_cube": st.booleans(),
+        "cube_raise": st.sampled_from(["geometric", "arithmetic"]),
+        "crawford": st.booleans(),
     }
-)
+).filter(lambda rules: not (rules["doubling_cube"] and rules["match_length"] == 1))
 
 
 @MATCH_SETTINGS

@@ -38,6 +38,8 @@ rules_strategy = st.builds(
     RuleSet,
     six_block=st.sampled_from(["end_of_turn", "every_step"]),
     head_exception=st.sampled_from(["classic", "generalised"]),
+    single_die=st.sampled_from(["larger", "choice"]),
+    block_release=st.sampled_from(["ahead", "home"]),
 )
 
 
@@ -171,7 +173,7 @@ def test_every_legal_turn_uses_the_maximum_number_of_dice(position, dice) -> Non
     all_dice = dice_list(dice)
     for end, sequences in turns.items():
         if rules.six_block == "end_of_turn" and played:
-            assert not has_illegal_block(end, side)
+            assert not has_illegal_block(end, side, rules.block_release)
         for sequence in sequences:
             # Pips: an exact step moves ``die`` pips; bearing off moves at most ``die``.
             moved = pip_count(board, side) - pip_count(end, side)
@@ -192,8 +194,9 @@ def test_every_legal_turn_uses_the_maximum_number_of_dice(position, dice) -> Non
                 step = Step(source, max(source - die, 0), die)
                 if step_problem(end, side, step, heads, limit, rules) is None:
                     longer = apply_step(end, side, step)
-                    assert rules.six_block == "end_of_turn" and has_illegal_block(longer, side)
-    if played == 1 and dice[0] != dice[1]:
+                    assert rules.six_block == "end_of_turn"
+                    assert has_illegal_block(longer, side, rules.block_release)
+    if played == 1 and dice[0] != dice[1] and rules.single_die == "larger":
         used = {seq[0].die for seqs in turns.values() for seq in seqs}
         assert len(used) == 1
 

@@ -103,8 +103,9 @@ def test_resigning_loses_the_whole_match() -> None:
 
 
 def test_bad_game_points_and_lengths() -> None:
-    with pytest.raises(ValueError):
-        add_game(MatchScore(3), 0, 3)
+    for points in (0, 65, True):
+        with pytest.raises(ValueError):
+            add_game(MatchScore(3), 0, points)
     with pytest.raises(ValueError):
         MatchScore(4)
 

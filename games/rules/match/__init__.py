@@ -2,10 +2,11 @@
 "Platform rules").
 
 ``MatchState`` is a frozen value. Every operation a match has (``begin``, ``roll``, ``step``,
-``undo``, ``timeout``, ``resign``, ``ban``, ``abort``, ``cancel``) takes the state, the dice it
-may need and "now", and returns ``(new state, events)``. Nothing here reads a clock or rolls a
-die: dice come in as an iterator of pairs (the opening roll may need several after ties, an
-automatic roll one more), and every pair drawn is recorded in an event.
+``undo``, ``timeout``, ``resign``, ``ban``, ``abort``, ``cancel``, and the cube's ``double``,
+``take``, ``drop``) takes the state, the dice it may need and "now", and returns
+``(new state, events)``. Nothing here reads a clock or rolls a die: dice come in as an iterator of
+pairs (the opening roll may need several after ties, an automatic roll one more), and every pair
+drawn is recorded in an event.
 
 Each operation only *decides* which events happen; ``apply_event`` is the one function that
 changes a state, so replaying a match's events from its first state gives its final state
@@ -13,8 +14,12 @@ changes a state, so replaying a match's events from its first state gives its fi
 their wire form is games/protocol.py's business.
 """
 
+from .doubling import double, drop, take
 from .events import (
     Cancelled,
+    CubeDropped,
+    CubeOffered,
+    CubeTaken,
     Event,
     GameOver,
     MatchOver,
@@ -57,6 +62,9 @@ __all__ = [
     "MAX_AUTOMATIC_ROLLS",
     "TIMEOUTS_TO_LOSE",
     "Cancelled",
+    "CubeDropped",
+    "CubeOffered",
+    "CubeTaken",
     "DicePairs",
     "EndReason",
     "Event",
@@ -80,11 +88,14 @@ __all__ = [
     "ban",
     "begin",
     "cancel",
+    "double",
+    "drop",
     "replay",
     "require_mover",
     "resign",
     "roll",
     "step",
+    "take",
     "timeout",
     "undo",
 ]

@@ -30,6 +30,7 @@ class Started:
     white_seat: Seat
     at: datetime
     opening: OpeningRoll | None = None
+    crawford: bool = False  # the match's Crawford game: no doubling in it
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,44 @@ class TurnEnded:
     by_server: bool
     started_at: datetime
     finished_at: datetime
+    doubled_to: int = 0  # a double offered in this turn and taken raised the cube to this
 
     @property
     def passed(self) -> bool:
         return not self.steps
+
+
+@dataclass(frozen=True)
+class CubeOffered:
+    """The mover offers, before rolling, to raise the stake to ``value``."""
+
+    seat: Seat
+    side: Side
+    value: int
+    at: datetime
+    by_server: bool = False  # the auto-move of a timed-out mover clearly ahead
+
+
+@dataclass(frozen=True)
+class CubeTaken:
+    """The opponent takes: the cube is ``value`` now and theirs to raise next."""
+
+    seat: Seat
+    side: Side
+    value: int
+    at: datetime
+
+
+@dataclass(frozen=True)
+class CubeDropped:
+    """The opponent drops (or ran out of time answering): the game is lost at ``value``, the
+    stake before the offer; a ``GameOver`` follows."""
+
+    seat: Seat
+    side: Side
+    value: int
+    by_server: bool
+    at: datetime
 
 
 @dataclass(frozen=True)
@@ -80,7 +115,7 @@ class TimedOut:
 class GameOver:
     game: int
     winner: Side
-    result: str  # "oin" or "mars"
+    result: str  # "oin" or "mars"; "cube" or "drop" with the doubling cube
     points: int
     at: datetime
 
@@ -98,7 +133,18 @@ class Cancelled:
 
 
 Event = (
-    Started | Rolled | Stepped | Undone | TurnEnded | TimedOut | GameOver | MatchOver | Cancelled
+    Started
+    | Rolled
+    | Stepped
+    | Undone
+    | TurnEnded
+    | TimedOut
+    | GameOver
+    | MatchOver
+    | Cancelled
+    | CubeOffered
+    | CubeTaken
+    | CubeDropped
 )
 
 
@@ -116,7 +162,7 @@ def _with_seat(values: tuple[int, int], seat: int, value: int) -> tuple[int, int
 
 def _deadline(state: MatchState, game: GameState) -> datetime | None:
     return turn_deadline(
-        state.turn_seconds, state.reserve_ms[game.mover_seat], game.turn_started_at
+        state.turn_seconds, state.reserve_ms[game.clock_seat], game.turn_started_at
     )
 
 
@@ -126,6 +172,8 @@ def _apply_started(state: MatchState, event: Started) -> MatchState:
         state = dataclasses.replace(
             state, status="active", started_at=event.at, reserve_ms=(reserve, reserve)
         )
+    if event.crawford:
+        state = dataclasses.replace(state, crawford_game=event.game)
     game = GameState(
         number=event.game, white_seat=event.white_seat, opening=event.opening,
         turn_started_at=event.at,
@@ -170,10 +218,48 @@ def _apply_turn_ended(state: MatchState, event: TurnEnded) -> MatchState:
     game = dataclasses.replace(
         game, **moved, turn=opponent_of(event.side), turn_number=game.turn_number + 1, dice=None,
         steps=(), phase="roll", turn_board=game.board, turn_started_at=event.finished_at,
+        turn_doubled_to=0,
     )  # fmt: skip
     return dataclasses.replace(
         state, game=dataclasses.replace(game, turn_deadline=_deadline(state, game))
     )
+
+
+def _spend_clock(state: MatchState, at: datetime) -> MatchState:
+    """Charge the running clock's overrun to its seat's reserve; the clock starts anew at ``at``
+    (a cube offer hands the clock to the answerer, an answer hands it back)."""
+    game = state.game
+    assert game is not None
+    seat = game.clock_seat
+    spent = reserve_after(state.turn_seconds, state.reserve_ms[seat], game.turn_started_at, at)
+    return dataclasses.replace(state, reserve_ms=_with_seat(state.reserve_ms, seat, spent))
+
+
+def _restart_clock(state: MatchState, **changes: object) -> MatchState:
+    assert state.game is not None
+    game = dataclasses.replace(state.game, **changes)
+    return dataclasses.replace(
+        state, game=dataclasses.replace(game, turn_deadline=_deadline(state, game))
+    )
+
+
+def _apply_cube_offered(state: MatchState, event: CubeOffered) -> MatchState:
+    return _restart_clock(
+        _spend_clock(state, event.at), cube_offer=event.seat,
+        cube_offer_by_server=event.by_server, turn_started_at=event.at,
+    )  # fmt: skip
+
+
+def _apply_cube_taken(state: MatchState, event: CubeTaken) -> MatchState:
+    return _restart_clock(
+        _spend_clock(state, event.at), cube_offer=None, cube_offer_by_server=False,
+        cube_value=event.value, cube_owner=event.seat, turn_doubled_to=event.value,
+        turn_started_at=event.at,
+    )  # fmt: skip
+
+
+def _apply_cube_dropped(state: MatchState, event: CubeDropped) -> MatchState:
+    return _replace_game(_spend_clock(state, event.at), cube_offer=None, cube_offer_by_server=False)
 
 
 def _apply_timed_out(state: MatchState, event: TimedOut) -> MatchState:
@@ -224,6 +310,9 @@ _APPLY: dict[type, Callable[[MatchState, object], MatchState]] = {
     GameOver: _apply_game_over,  # type: ignore[dict-item]
     MatchOver: _apply_match_over,  # type: ignore[dict-item]
     Cancelled: _apply_cancelled,  # type: ignore[dict-item]
+    CubeOffered: _apply_cube_offered,  # type: ignore[dict-item]
+    CubeTaken: _apply_cube_taken,  # type: ignore[dict-item]
+    CubeDropped: _apply_cube_dropped,  # type: ignore[dict-item]
 }
 
 

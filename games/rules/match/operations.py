@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ..board import Side, opponent_of
+from ..cube import CUBE_RESULT, DROP_RESULT, raised_value, starts_crawford_game
+from ..cube_advice import should_double
 from ..scoring import (
     OIN_POINTS,
     first_turn_dice,
@@ -19,6 +22,8 @@ from ..sequences import Step
 from ..turn import choose_rest_of_turn, is_turn_complete, legal_next_steps, play_step
 from .events import (
     Cancelled,
+    CubeDropped,
+    CubeOffered,
     Event,
     GameOver,
     MatchOver,
@@ -47,7 +52,7 @@ from .state import (
 
 
 @dataclass
-class _Run:
+class Run:
     """One operation in progress: the state so far and the events decided."""
 
     state: MatchState
@@ -70,7 +75,7 @@ class _Run:
         return self.state, self.events
 
 
-def _draw(run: _Run) -> tuple[int, int]:
+def _draw(run: Run) -> tuple[int, int]:
     try:
         first, second = next(run.dice)
     except StopIteration:
@@ -81,12 +86,17 @@ def _draw(run: _Run) -> tuple[int, int]:
     return first, second
 
 
-def _start_game(run: _Run, number: int, starter: Seat | None) -> None:
+def _start_game(run: Run, number: int, starter: Seat | None) -> None:
     """Game 1 opens with the one-die roll (ties rolled again); later games are started by the
-    previous winner, who plays White (RULES.md "Who starts")."""
+    previous winner, who plays White (RULES.md "Who starts"), or by a new opening roll
+    (``game_starter = "opening_roll"``, Omerta). The Crawford game is marked as it starts."""
+    state = run.state
+    crawford = number > 1 and starts_crawford_game(
+        state.rules, state.score.points, state.crawford_game
+    )
     if starter is not None:
-        run.emit(Started(game=number, white_seat=starter, at=run.now))
-        _maybe_auto_roll(run)
+        run.emit(Started(game=number, white_seat=starter, at=run.now, crawford=crawford))
+        maybe_auto_roll(run)
         return
     ties: list[tuple[int, int]] = []
     while True:
@@ -97,17 +107,17 @@ def _start_game(run: _Run, number: int, starter: Seat | None) -> None:
         ties.append(pair)
     high, low = max(pair), min(pair)
     run.emit(
-        Started(game=number, white_seat=winner, at=run.now,
+        Started(game=number, white_seat=winner, at=run.now, crawford=crawford,
                 opening=OpeningRoll(white=high, black=low, ties=tuple(ties)))
     )  # fmt: skip
     first_dice = first_turn_dice(run.state.rules, (high, low))
     if first_dice is not None:
         _set_dice(run, first_dice, by_server=False)
     else:
-        _maybe_auto_roll(run)
+        maybe_auto_roll(run)
 
 
-def _set_dice(run: _Run, dice: tuple[int, int], *, by_server: bool) -> None:
+def _set_dice(run: Run, dice: tuple[int, int], *, by_server: bool) -> None:
     run.rolls += 1
     run.emit(Rolled(side=run.game.turn, dice=dice))
     turn = run.state.turn_state()
@@ -116,16 +126,19 @@ def _set_dice(run: _Run, dice: tuple[int, int], *, by_server: bool) -> None:
         _end_turn(run, by_server=by_server)
 
 
-def _maybe_auto_roll(run: _Run) -> None:
-    """Roll at once for a mover who chose to roll automatically (a bounded chain)."""
+def maybe_auto_roll(run: Run) -> None:
+    """Roll at once for a mover who chose to roll automatically (a bounded chain), unless the
+    mover may double: that choice is made before rolling, by the player."""
     game = run.game
     if run.rolls >= MAX_AUTOMATIC_ROLLS or game.phase != "roll" or run.state.status != "active":
+        return
+    if run.state.may_double(game.mover_seat):
         return
     if game.mover_seat in run.auto_roll:
         _set_dice(run, _draw(run), by_server=False)
 
 
-def _play_step(run: _Run, step: Step, *, by_server: bool) -> None:
+def _play_step(run: Run, step: Step, *, by_server: bool) -> None:
     turn = run.state.turn_state()
     assert turn is not None
     after = play_step(turn, step)  # IllegalMove says why a step is refused
@@ -134,7 +147,7 @@ def _play_step(run: _Run, step: Step, *, by_server: bool) -> None:
         _end_turn(run, by_server=by_server)
 
 
-def _end_turn(run: _Run, *, by_server: bool) -> None:
+def _end_turn(run: Run, *, by_server: bool) -> None:
     """Log the turn, then end the game (and perhaps the match) or hand the dice over."""
     game = run.game
     assert game.dice is not None
@@ -143,14 +156,24 @@ def _end_turn(run: _Run, *, by_server: bool) -> None:
             number=game.turn_number, side=game.turn, seat=game.mover_seat, dice=game.dice,
             steps=game.steps, board_after=game.board, by_server=by_server,
             started_at=game.turn_started_at, finished_at=run.now,
+            doubled_to=game.turn_doubled_to,
         )
     )  # fmt: skip
     finished = game_result(game.board)
     if finished is None:
-        _maybe_auto_roll(run)
+        maybe_auto_roll(run)
         return
     winner_side, points = finished
     result = "oin" if points == OIN_POINTS else "mars"
+    if run.state.rules.doubling_cube:
+        # "With dave there is no mars and no oin" (seed 003): the game is worth the cube.
+        result, points = CUBE_RESULT, game.cube_value
+    finish_game(run, winner_side, result, points)
+
+
+def finish_game(run: Run, winner_side: Side, result: str, points: int) -> None:
+    """Score the game, then end the match or start the next game."""
+    game = run.game
     run.emit(
         GameOver(game=game.number, winner=winner_side, result=result, points=points, at=run.now)
     )
@@ -158,7 +181,18 @@ def _end_turn(run: _Run, *, by_server: bool) -> None:
     if run.state.score.is_over:
         run.emit(MatchOver(winner_seat=winner_seat, reason="finished", at=run.now))
     else:
-        _start_game(run, game.number + 1, next_game_starter(winner_seat))
+        _start_game(run, game.number + 1, next_game_starter(winner_seat, run.state.rules))
+
+
+def drop_double(run: Run, *, by_server: bool) -> None:
+    """The answerer declines the offered double: the game is lost at the stake before it."""
+    game = run.game
+    assert game.cube_offer is not None
+    seat = 1 - game.cube_offer
+    side = game.side_of_seat(seat)
+    run.emit(CubeDropped(seat=seat, side=side, value=game.cube_value, by_server=by_server,  # type: ignore[arg-type]
+                         at=run.now))  # fmt: skip
+    finish_game(run, opponent_of(side), DROP_RESULT, game.cube_value)
 
 
 def _require_status(state: MatchState, status: Status, code: str, message: str) -> None:
@@ -179,6 +213,8 @@ def require_mover(state: MatchState, seat: int) -> GameState:
 
 def _require_turn(state: MatchState, seat: int, phase: Phase) -> GameState:
     game = require_mover(state, seat)
+    if game.cube_offer is not None:
+        raise MatchRuleError("cube_offered", "your double awaits an answer")
     if game.phase != phase:
         if phase == "roll":
             raise MatchRuleError("already_rolled", "the dice are already rolled")
@@ -191,7 +227,7 @@ def begin(
 ) -> tuple[MatchState, list[Event]]:
     """Both seats are filled: game 1 starts with the opening roll."""
     _require_status(state, "open", "match_not_active", "this challenge is no longer open")
-    run = _Run(state, now, dice, auto_roll)
+    run = Run(state, now, dice, auto_roll)
     _start_game(run, 1, None)
     return run.result()
 
@@ -202,7 +238,7 @@ def roll(
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """The mover rolls; a roll with no legal step is shown and the turn passes by itself."""
     _require_turn(state, seat, "roll")
-    run = _Run(state, now, dice, auto_roll)
+    run = Run(state, now, dice, auto_roll)
     _set_dice(run, _draw(run), by_server=False)
     return run.result()
 
@@ -214,7 +250,7 @@ def step(
     """One step of the mover's turn; after the last possible one the turn passes by itself
     (``dice`` serves the next mover's automatic roll)."""
     _require_turn(state, seat, "move")
-    run = _Run(state, now, dice, auto_roll)
+    run = Run(state, now, dice, auto_roll)
     _play_step(run, step, by_server=False)
     return run.result()
 
@@ -233,30 +269,52 @@ def undo(state: MatchState, *, seat: int) -> tuple[MatchState, list[Event]]:
 def timeout(
     state: MatchState, *, dice: DicePairs, now: datetime, auto_roll: frozenset[int] = frozenset()
 ) -> tuple[MatchState, list[Event]]:
-    """The mover's time ran out (``now`` is at or past the deadline): a timeout is counted and
+    """The running clock ran out (``now`` is at or past the deadline): a timeout is counted and
     the server rolls if needed and plays the rest of the turn with the engine's chooser; the third
-    timeout loses the match (RULES.md "Platform rules")."""
+    timeout loses the match (RULES.md "Platform rules"). With the cube: a double left unanswered
+    is dropped, and before rolling the server doubles for a mover clearly ahead."""
     game = state.game
     if state.open_turn() is None or game is None or game.turn_deadline is None:
         raise MatchRuleError("match_not_active", "no timed turn is being played")
     if now < game.turn_deadline:
         raise MatchRuleError("not_timed_out", "the turn has time left")
-    run = _Run(state, now, dice, auto_roll)
-    seat = game.mover_seat
+    run = Run(state, now, dice, auto_roll)
+    seat = game.clock_seat
     timeouts = state.timeouts[seat] + 1
-    run.emit(TimedOut(seat=seat, side=game.turn, timeouts=timeouts))
+    run.emit(TimedOut(seat=seat, side=game.side_of_seat(seat), timeouts=timeouts))
     if timeouts >= TIMEOUTS_TO_LOSE:
         run.emit(MatchOver(winner_seat=1 - seat, reason="timeouts", at=now))  # type: ignore[arg-type]
         return run.result()
-    turn = state.open_turn()
-    if game.phase == "roll":
+    if game.cube_offer is not None:
+        drop_double(run, by_server=True)  # a double left unanswered is dropped (issue 18)
+    elif game.phase == "roll" and _server_doubles(state, game):
+        # The auto-move doubles when clearly ahead (issue 18); if the opponent takes, the
+        # server goes on to roll and play this turn (doubling.take).
+        value = raised_value(game.cube_value, state.rules)
+        run.emit(CubeOffered(seat=seat, side=game.turn, value=value, at=now, by_server=True))
+    else:
+        play_for_mover(run)
+    return run.result()
+
+
+def _server_doubles(state: MatchState, game: GameState) -> bool:
+    """Whether the auto-move doubles for the timed-out mover (games/rules/cube_advice.py)."""
+    if not state.may_double(game.mover_seat):
+        return False
+    needed = state.rules.match_length - state.score.points[game.mover_seat]
+    return should_double(game.board, game.turn, points_needed=needed, stake=game.cube_value)
+
+
+def play_for_mover(run: Run) -> None:
+    """The server rolls if needed and plays the rest of the mover's turn with the chooser."""
+    turn = run.state.open_turn()
+    if run.game.phase == "roll":
         _set_dice(run, _draw(run), by_server=True)
     if run.state.open_turn() == turn:  # not passed by the roll itself
         current = run.state.turn_state()
         assert current is not None
         for chosen in choose_rest_of_turn(current):
             _play_step(run, chosen, by_server=True)
-    return run.result()
 
 
 def resign(

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Literal
 
 from ..board import START_BOARD, Board, Side
+from ..cube import may_double
 from ..ruleset import RuleSet
 from ..scoring import MatchScore
 from ..sequences import IllegalMove, StepSequence
@@ -66,6 +67,14 @@ class GameState:
     winner_side: Side | Literal[""] = ""
     points: int = 0
     finished_at: datetime | None = None
+    # The doubling cube (games/rules/cube.py): the stake, who may raise it next (None: either),
+    # the seat whose offer awaits an answer, and the value a double taken in this turn raised
+    # it to (0: none; the move log shows it with the turn).
+    cube_value: int = 1
+    cube_owner: Seat | None = None
+    cube_offer: Seat | None = None
+    cube_offer_by_server: bool = False  # the offer is a timed-out mover's auto-move
+    turn_doubled_to: int = 0
 
     def seat_of_side(self, side: Side) -> Seat:
         return self.white_seat if side == "w" else 1 - self.white_seat  # type: ignore[return-value]
@@ -79,6 +88,13 @@ class GameState:
 
     def has_moved(self, side: Side) -> bool:
         return self.white_has_moved if side == "w" else self.black_has_moved
+
+    @property
+    def clock_seat(self) -> Seat:
+        """Whose clock runs: the mover's, or the answerer's while a double is offered."""
+        if self.cube_offer is not None:
+            return 1 - self.cube_offer  # type: ignore[return-value]
+        return self.mover_seat
 
 
 @dataclass(frozen=True)
@@ -97,6 +113,21 @@ class MatchState:
     started_at: datetime | None = None
     finished_at: datetime | None = None
     game: GameState | None = None
+    crawford_game: int = 0  # the number of the match's Crawford game once it has started
+
+    def may_double(self, seat: int) -> bool:
+        """Whether ``seat`` may offer a double now: before rolling in its own turn, with the
+        cube in the middle or its own, outside the Crawford game (games/rules/cube.py)."""
+        game = self.game
+        return (
+            self.status == "active"
+            and game is not None
+            and may_double(
+                self.rules, seat, mover_seat=game.mover_seat, phase=game.phase,
+                offer=game.cube_offer, owner=game.cube_owner, value=game.cube_value,
+                crawford=game.number == self.crawford_game,
+            )
+        )  # fmt: skip
 
     def __post_init__(self) -> None:
         if self.score is None:

@@ -28,7 +28,8 @@ export function clockFaces(state, elapsedMs) {
   const untimed = c.turn_ms_left === null || c.turn_ms_left === undefined;
   const showReserve = (ms) => typeof ms === "number" && (match.reserve_seconds || ms > 0);
   for (const side of ["w", "b"]) {
-    const toMove = game.turn === side && active;
+    // The running clock's side: the mover's, or the answerer's while a double is offered.
+    const toMove = (c.side || game.turn) === side && active;
     const reserve = c.reserve_ms ? c.reserve_ms[side] : null;
     if (untimed) {
       faces[side] = { clock: toMove ? "∞" : "", low: false, reserve: "" };

@@ -14,8 +14,14 @@ export function buttonStates(model, t, { pending, live, flipped }) {
   const active = m.status === "active";
   const myTurn = model.isMyTurn();
   const offer = rematchOffer(model, t);
+  const cube = (g && g.cube) || null;
+  const cubeOffered = !!cube && cube.offered_by !== null && cube.offered_by !== undefined;
+  const answering = player && active && cubeOffered && cube.offered_by !== model.mySeat();
   const states = {
-    "roll-button": { visible: player && active && myTurn && !!g && g.phase === "roll", enabled: !pending },
+    "roll-button": { visible: player && active && myTurn && !!g && g.phase === "roll" && !cubeOffered, enabled: !pending },
+    "double-button": { visible: player && active && myTurn && !!cube && !!cube.may_double, enabled: !pending },
+    "take-button": { visible: answering, enabled: !pending },
+    "drop-button": { visible: answering, enabled: !pending },
     "undo-button": {
       visible: player && active && myTurn && !!g && g.phase === "move" && !!g.can_undo && (g.steps || []).length > 0,
       enabled: !pending,
@@ -50,7 +56,7 @@ export function showButtons(root, { buttons, note, replay }) {
 }
 
 /**
- * actions: {roll, undo, resign, leave, rematch, decline, flip, canRoll}. The space bar rolls
+ * actions: {roll, undo, double, take, drop, resign, leave, rematch, decline, flip, canRoll}. The space bar rolls
  * (the roll button's title says so) unless the focus is in a field or on another button.
  */
 export function bindControls(root, actions) {
@@ -60,6 +66,9 @@ export function bindControls(root, actions) {
   };
   on("roll-button", actions.roll);
   on("undo-button", actions.undo);
+  on("double-button", actions.double);
+  on("take-button", actions.take);
+  on("drop-button", actions.drop);
   on("resign-button", actions.resign);
   on("leave-button", actions.leave);
   on("rematch-button", actions.rematch);

@@ -98,7 +98,7 @@ export class MatchSession {
   }
 
   canRoll() {
-    return !this.socket.pending && this.connection === "open" && this.model.isMyTurn() && this.model.phaseIs("roll");
+    return !this.socket.pending && this.connection === "open" && this.model.isMyTurn() && this.model.phaseIs("roll") && !this.model.cubeOffered();
   }
 
   roll() {
@@ -121,6 +121,14 @@ export class MatchSession {
   /** Mute (or unmute) the opponent's chat for this match. */
   muteOpponent(mute) {
     return this.socket.send({ type: "chat_mute", mute: !!mute });
+  }
+
+  /** The doubling cube (protocol.md "double", "take", "drop"): each for the board's version. */
+  cube(type) {
+    if (this.socket.pending || this.connection !== "open") return false;
+    const sent = this.socket.versioned(type);
+    this.on.draw();
+    return sent;
   }
 
   /** Commands without a version (protocol.md): resign, leave, rematch, rematch_decline. */

@@ -103,6 +103,12 @@ export class MatchModel {
     return !!(this.view && this.view.game && this.view.game.phase === phase);
   }
 
+  /** Whether a double awaits an answer (protocol.md `game.cube`). */
+  cubeOffered() {
+    const cube = this.view && this.view.game && this.view.game.cube;
+    return !!cube && cube.offered_by !== null && cube.offered_by !== undefined;
+  }
+
   // ---- steps (own numbering on the wire, board keys on the screen) ----
   /** The moves the board offers now: the server's legal steps as {from: index, to: index|"off"}. */
   legalMoves() {

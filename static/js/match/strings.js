@@ -36,6 +36,13 @@ export const DEFAULT_STRINGS = {
   by_server: "played by the server", score: "Score", you: "you", replay: "Replay",
   error: "Error: {message}",
   rating_change: "{name}: rating {before} → {after} ({delta})",
+  double: "Double", take: "Take", drop: "Drop", confirm_drop: "Drop the double and lose this game?",
+  cube_offered_to_you: "{name} doubles to {n}: take or drop?",
+  cube_offered_by_you: "You double to {n}: waiting for {name}",
+  cube_offered: "{name} doubles to {n}", cube_taken: "{name} takes: the cube is {n}",
+  cube_dropped: "{name} drops the double", cube_dropped_timeout: "{name} ran out of time: the double is dropped",
+  cube_info: "cube {n}", cube_owned: "cube {n} ({name})", crawford: "Crawford game",
+  cube: "at the cube's value", drop_result: "double declined", doubled_taken: "(doubles to {n}, taken)",
 };
 
 export function sideName(t, side) {
@@ -63,6 +70,12 @@ export function statusText(model, t) {
   if (!g) return "";
   const mover = model.playerOfSide(g.turn);
   const name = mover ? mover.username : sideName(t, g.turn);
+  if (model.cubeOffered()) {
+    const n = g.cube.offered_value;
+    if (model.mySeat() === g.cube.offered_by) return t("cube_offered_by_you", { n, name: model.seatName(1 - g.cube.offered_by) });
+    if (model.mySeat() !== null) return t("cube_offered_to_you", { n, name });
+    return t("cube_offered", { n, name });
+  }
   if (model.isMyTurn()) {
     if (g.phase === "roll") return t("your_turn_roll");
     if (g.phase === "move") return t("your_turn_move");
@@ -84,8 +97,19 @@ export function matchInfoText(model, t) {
     parts.push(t("untimed"));
   }
   parts.push(m.rated ? t("rated") : t("casual"));
+  const cube = v.game && v.game.cube;
+  if (cube) {
+    const owner = cube.owner === null || cube.owner === undefined ? "" : model.seatName(cube.owner);
+    parts.push(owner ? t("cube_owned", { n: cube.value, name: owner }) : t("cube_info", { n: cube.value }));
+    if (cube.crawford) parts.push(t("crawford"));
+  }
   if (v.game && v.game.number) parts.push(`#${v.game.number}`);
   return parts.join(" · ");
+}
+
+/** A game result's word: oin, mars, the cube's value, or a declined double. */
+export function resultWord(t, result) {
+  return t(result === "drop" ? "drop_result" : result);
 }
 
 // What an event tells the viewer beyond the redrawn board: {text, ms, tone}, or null.
@@ -103,7 +127,7 @@ const NOTICES = {
     const p = model.playerOfSide(d.winner, before || model.confirmed);
     const name = p ? p.username : sideName(t, d.winner);
     return {
-      text: t("game_over", { name, game: d.game, result: t(d.result), points: pointsText(t, d.points) }),
+      text: t("game_over", { name, game: d.game, result: resultWord(t, d.result), points: pointsText(t, d.points) }),
       ms: 6000,
     };
   },
@@ -119,6 +143,13 @@ const NOTICES = {
   // An offer is shown next to the buttons (#rematch-note); an accepted one moves the page.
   rematch: (d, model, before, t) => (d.declined_by !== undefined ? { text: t("rematch_declined"), ms: 4000 } : null),
   cancelled: (d, model, before, t) => ({ text: t("cancelled"), ms: 6000 }),
+  cube_offer: (d, model, before, t) => ({ text: t("cube_offered", { name: model.seatName(d.seat, model.confirmed), n: d.value }), ms: 4000 }),
+  cube_take: (d, model, before, t) => ({ text: t("cube_taken", { name: model.seatName(d.seat, model.confirmed), n: d.value }), ms: 4000 }),
+  cube_drop: (d, model, before, t) => ({
+    text: t(d.by_server ? "cube_dropped_timeout" : "cube_dropped", { name: model.seatName(d.seat, before || model.confirmed) }),
+    ms: 5000,
+    tone: d.by_server ? "bad" : undefined,
+  }),
 };
 
 /** A rated match's end: one line per seat with a rating change (protocol.md `match_over`). */

@@ -79,6 +79,24 @@ export const SCENARIOS = {
     s.game.phase = "over"; s.game.legal_steps = []; s.game.clock.running = false;
     return { you: { user: "ana", seat: 0, side: "w" }, state: s };
   },
+  // A cube match: White may double before rolling (the cube in the middle).
+  cube_double: () => {
+    const s = base();
+    s.match.rules = { ...s.match.rules, doubling_cube: true, cube_raise: "geometric", crawford: true };
+    s.game.phase = "roll"; s.game.dice = null; s.game.dice_left = []; s.game.steps = []; s.game.legal_steps = [];
+    s.game.cube = { value: 1, owner: null, offered_by: null, offered_value: null, may_double: true, crawford: false };
+    s.moves[0].doubled_to = 2;
+    return { you: { user: "ana", seat: 0, side: "w" }, state: s };
+  },
+  // White offered to double to 4: Black (bogdan) answers on its own clock.
+  cube_offer: () => {
+    const s = base();
+    s.match.rules = { ...s.match.rules, doubling_cube: true, cube_raise: "geometric", crawford: true };
+    s.game.phase = "roll"; s.game.dice = null; s.game.dice_left = []; s.game.steps = []; s.game.legal_steps = [];
+    s.game.cube = { value: 2, owner: 0, offered_by: 0, offered_value: 4, may_double: false, crawford: false };
+    s.game.clock = { ...s.game.clock, side: "b" };
+    return { you: { user: "bogdan", seat: 1, side: "b" }, state: s };
+  },
   // Open challenge.
   open: () => {
     const s = base();
