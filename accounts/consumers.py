@@ -10,10 +10,19 @@ A socket survives any frame: whatever a handler raises becomes an `error` reply 
 the unexpected, logged) and the socket lives on. Whatever ends a socket, a clean close, an error
 or a cancelled task, runs `on_close` exactly once (a `finally` around the consumer, not only
 `disconnect`), so nothing is left in the hub or in presence.
+
+The clean-up runs to its end even when the socket's task is cancelled again meanwhile: Daphne
+cancels an application that has not finished `application_close_timeout` (10 s) after its client
+left, and again every second until it has. On a saturated process the clean-up's own Redis round
+trips can take longer than that; a cancellation landing in one step used to skip that step and
+every later one (CancelledError is no Exception), leaving the socket in presence (counted as
+watching for ever), in its user's group and in the socket-limit registry and its Redis set
+(tests/games/test_socket_close_down.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import deque
@@ -42,12 +51,15 @@ CLOSE_RATE_LIMITED = 4008
 CLOSE_TOO_MANY_SOCKETS = 4029
 # What the client itself sends: only these are answered in the socket's language.
 CLIENT_MESSAGE_TYPES = frozenset({"websocket.connect", "websocket.receive"})
+# Clean-ups under way, held here until they end: the event loop keeps only weak references to
+# tasks, and the socket that started one may be gone (cancelled) before it finishes.
+_closing_down: set[asyncio.Task] = set()
 
 
 class SiteSocket(AsyncWebsocketConsumer):
     user_group: str | None = None
     language: str | None = None
-    _closed_down: bool = False
+    _closing: asyncio.Task | None = None
     _counted_as: str | None = None  # the kind counted in nardy_sockets_open while open
     _limited: bool = False
 
@@ -88,10 +100,15 @@ class SiteSocket(AsyncWebsocketConsumer):
         await self._close_down()
 
     async def _close_down(self) -> None:
-        """Leave everything this socket joined; runs once, whatever ended the socket."""
-        if self._closed_down:
-            return
-        self._closed_down = True
+        """Leave everything this socket joined; runs once, whatever ended the socket, and to its
+        end: in a task of its own that a cancellation of the socket's task does not reach."""
+        if self._closing is None:
+            self._closing = asyncio.create_task(self._leave_everything())
+            _closing_down.add(self._closing)
+            self._closing.add_done_callback(_closing_down.discard)
+        await asyncio.shield(self._closing)
+
+    async def _leave_everything(self) -> None:
         if self._counted_as is not None:
             metrics.socket_closed(self._counted_as)
         steps = [self.on_close]

@@ -164,6 +164,8 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": f"{REDIS_PREFIX}:cache",
+        # One pool per process, not one per async context (config/redis_client.py).
+        "OPTIONS": {"pool_class": "config.redis_client.SharedConnectionPool"},
     }
 }
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
