@@ -289,6 +289,7 @@ def match_annul(
     reverted through ratings' service (which also takes it out of the wins boards). Locks the
     match row; annulling twice is refused."""
     from games.models import Match, MatchStatus
+    from ratings.records import records_changed
     from ratings.services import rating_revert_match
 
     _require(moderator, "moderation.annul_match")
@@ -304,6 +305,8 @@ def match_annul(
         match.annulled_at = timezone.now()
         match.save(update_fields=["annulled_at"])
         rating_revert_match(match_id=match.pk)
+        players = (match.creator_id, match.opponent_id)
+        transaction.on_commit(lambda: records_changed(*players))  # out of their profile records
         report = _locked_report(report_id)
         _audit(moderator, AuditAction.ANNUL, reason, target_match=match, report=report)
         if report is not None and report.status == ReportStatus.OPEN:

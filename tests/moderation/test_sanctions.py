@@ -116,16 +116,21 @@ def test_a_warning_whose_flag_was_lost_shows_after_the_next_login(client, modera
     assert "Stop stalling" in client.get("/rules/").content.decode()
 
 
-def test_annul_reverts_ratings_and_win_counts_and_keeps_the_match(fixed_dice, moderator, client):
+def test_annul_reverts_ratings_and_win_counts_and_keeps_the_match(
+    fixed_dice, moderator, client, django_capture_on_commit_callbacks
+):
     winner, loser = make_user("w_annul"), make_user("l_annul")
     match = active_match(fixed_dice, winner, loser, turn_seconds=60, rated=True)
     services.match_resign(user=loser, match_id=match.pk)
     assert Rating.objects.get(user=winner).wins == 1
     assert PeriodWins.objects.filter(user=winner, wins=1).count() == 2  # week and month
+    # The profile's record counts the win (and keeps its count in the cache, ratings/records.py).
+    assert '<dd id="matches-won">1</dd>' in client.get(f"/@/{winner.username}").content.decode()
     report = moderation.report_create(reporter=loser, target=winner, reason="cheating",
                                       match_id=match.pk)  # fmt: skip
-    moderation.match_annul(moderator=moderator, match_id=match.pk, reason="collusion",
-                           report_id=report.pk)  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        moderation.match_annul(moderator=moderator, match_id=match.pk, reason="collusion",
+                               report_id=report.pk)  # fmt: skip
     match.refresh_from_db()
     assert match.status == "finished" and match.annulled_at is not None
     for player in (winner, loser):
