@@ -196,6 +196,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": 600.0,
         "options": {"expires": 300},
     },
+    "delete-unused-guests": {
+        "task": "accounts.delete_unused_guests",
+        "schedule": 3600.0,
+        "options": {"expires": 1800},
+    },
 }
 
 # Each WebSocket may send this many messages per window, then it is closed with 4008 (lila-ws's
@@ -210,6 +215,13 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
 # Snapshots a match socket may ask for per minute (each is a database read on the threads that
 # also run players' moves); resynchronisations the server starts itself are not counted.
 SNAPSHOT_REQUESTS_PER_MINUTE = int(os.environ.get("SNAPSHOT_REQUESTS_PER_MINUTE", "20"))
+# The computer's pace (issue #16): seconds before each step of a bot's turn, and before its first.
+BOT_STEP_SECONDS = float(os.environ.get("BOT_STEP_SECONDS", "0.6"))
+BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "1.0"))
+# Guests (issue #16): how many one client address may create per hour, and how long an unused
+# guest account is kept.
+GUESTS_PER_ADDRESS_PER_HOUR = int(os.environ.get("GUESTS_PER_ADDRESS_PER_HOUR", "10"))
+GUEST_UNUSED_DAYS = int(os.environ.get("GUEST_UNUSED_DAYS", "30"))
 # Private invite links a player may create per hour.
 PRIVATE_CHALLENGES_PER_HOUR = int(os.environ.get("PRIVATE_CHALLENGES_PER_HOUR", "20"))
 
@@ -250,6 +262,9 @@ ACCOUNT_ALLOW_SIGNUP = env_bool("ACCOUNT_ALLOW_SIGNUP", True)
 ACCOUNT_RATE_LIMITS_ENABLED = env_bool("ACCOUNT_RATE_LIMITS_ENABLED", True)
 if not ACCOUNT_RATE_LIMITS_ENABLED:
     ACCOUNT_RATE_LIMITS = False
+# Guests may open the login and sign-up pages; accounts/views.py sends everyone else signed in
+# away from them, as allauth would.
+ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
 LOGIN_REDIRECT_URL = "home"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 LOGIN_URL = "account_login"

@@ -11,6 +11,7 @@ changes nothing.
 - `clocks.py`: turn deadlines and stale matches.
 """
 
+from games.services.bots import bot_account, match_create_vs_bot
 from games.services.clocks import (
     STALE_AFTER,
     TIMEOUTS_TO_LOSE,
@@ -33,6 +34,8 @@ __all__ = [
     "STALE_AFTER",
     "TIMEOUTS_TO_LOSE",
     "CommandError",
+    "bot_account",
+    "match_create_vs_bot",
     "game_deadline_enforce",
     "game_deadlines_due",
     "game_roll",
