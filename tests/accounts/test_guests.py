@@ -18,7 +18,6 @@ from accounts.models import User
 from games import services
 from games.models import Match, MatchStatus
 from tests.factories import PASSWORD, make_user
-from tests.games.conftest import fixed_dice  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db
 # Fresh addresses and emails per run: the per-address counters and allauth's mail limits live in
