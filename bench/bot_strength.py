@@ -90,18 +90,22 @@ def run_pair(upper: str, lower: str, games: int, seed: int, rules: str, processe
     started = time.perf_counter()
     wins = 0
     master_times: list[float] = []
-    if processes > 1:
-        with ProcessPoolExecutor(processes) as pool:
-            results = list(pool.map(_game_job, jobs, chunksize=4))
-    else:
-        results = []
-        for done, job in enumerate(jobs, 1):
-            results.append(_game_job(job))
-            if done % 100 == 0:
-                print(f"  {upper} vs {lower}: {done} games", file=sys.stderr, flush=True)
-    for won, times in results:
+    pool = ProcessPoolExecutor(processes) if processes > 1 else None
+    results = pool.map(_game_job, jobs, chunksize=2) if pool else map(_game_job, jobs)
+    for done, (won, times) in enumerate(results, 1):
         wins += won
         master_times += times
+        if done % 50 == 0 and done < games:  # partial figures, should the run be cut short
+            low, high = wilson(wins, done)
+            print(
+                f"  {upper} vs {lower}: {done} games, {100 * wins / done:.1f} % "
+                f"(95 % CI {100 * low:.1f}-{100 * high:.1f} %), "
+                f"{(time.perf_counter() - started) / done:.2f} s per game",
+                file=sys.stderr,
+                flush=True,
+            )
+    if pool:
+        pool.shutdown()
     elapsed = time.perf_counter() - started
     low, high = wilson(wins, games)
     print(

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from games.models import EndReason, Match, MatchStatus, Phase, rule_columns
@@ -76,7 +77,8 @@ def match_create_vs_bot(
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()  # one create at a time
         playing = Match.objects.filter(
-            creator=user, opponent__is_bot=True, status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE]
+            Q(creator=user, opponent__is_bot=True) | Q(opponent=user, creator__is_bot=True),
+            status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE],
         ).first()
         if playing is not None:
             raise CommandError(

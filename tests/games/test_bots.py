@@ -152,6 +152,14 @@ def test_one_match_against_the_computer_at_a_time(fixed_dice):
         services.match_create_vs_bot(user=person, level="master")
     assert refused.value.code == "already_playing_bot"
     services.match_resign(user=person, match_id=first.pk)
+    # A rematch the bot accepted has the bot in seat 0: it counts too.
+    services.match_rematch_offer(user=person, match_id=first.pk)
+    bot_act(match_id=first.pk, version=Match.objects.get(pk=first.pk).version)
+    rematch = Match.objects.get(pk=first.pk).rematch
+    assert rematch.creator.is_bot and rematch.opponent_id == person.pk
+    with pytest.raises(services.CommandError):
+        services.match_create_vs_bot(user=person, level="master")
+    services.match_resign(user=person, match_id=rematch.pk)
     services.match_create_vs_bot(user=person, level="master")
 
 
