@@ -116,7 +116,7 @@ export class MatchView {
       mk(`swatch ${side}`).title = sideName(t, side);
       const name = mk("player-name", p.username);
       if (p.seat === mySeat) name.classList.add("me");
-      if (p.bot) mk("bot-mark", `🤖 ${t("bot_mark")}`);
+      if (p.bot) mk("bot-mark", t("bot_mark"));
       if (p.rating !== undefined && p.rating !== null) mk("player-rating muted", `(${p.rating})`);
       if (!online && p.seat !== mySeat && v.match.status === "active") mk("away", t("disconnected"));
       mk("spacer");
