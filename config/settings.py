@@ -196,6 +196,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": 600.0,
         "options": {"expires": 300},
     },
+    "nudge-bots": {
+        "task": "games.nudge_bots",
+        "schedule": 15.0,
+        "options": {"expires": 10},
+    },
     "delete-unused-guests": {
         "task": "accounts.delete_unused_guests",
         "schedule": 3600.0,

@@ -50,6 +50,14 @@ def bot_act(match_id: int, version: int) -> None:
         act(match_id=match_id, version=version)
 
 
+@shared_task(name="games.nudge_bots", ignore_result=True, expires=10)
+def nudge_bots() -> int:
+    """Beat: a bot whose move task was lost acts anyway (services.bots_nudge_stuck)."""
+    from games.services.bots import bots_nudge_stuck
+
+    return bots_nudge_stuck()
+
+
 @shared_task(name="games.sweep_deadlines", ignore_result=True, expires=5)
 def sweep_deadlines() -> int:
     from games.services import game_deadline_enforce, game_deadlines_due

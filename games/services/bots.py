@@ -9,14 +9,16 @@ the Match row and does nothing when the match has moved on since it was schedule
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import lru_cache
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import EndReason, Match, MatchStatus, Phase, rule_columns
+from games.models import EndReason, Game, Match, MatchStatus, Phase, rule_columns
 from games.rules import Board, RuleSet, Side, StepSequence, choose_rest_of_turn
 from games.rules import match as engine
 from games.rules.bots import LEVELS, choose_bot_turn
@@ -180,6 +182,28 @@ def bot_act(*, match_id: int, version: int) -> None:
                 )
             )  # fmt: skip
         context.save()
+
+
+# A bot's turn takes seconds; one still to move after this long lost its task (a worker killed
+# with SIGKILL keeps it unacknowledged for the broker's visibility timeout, as for deadlines).
+STUCK_AFTER = timedelta(seconds=30)
+
+
+def bots_nudge_stuck(*, limit: int = 200) -> int:
+    """Let every bot act whose turn began STUCK_AFTER ago and is still open (an untimed match
+    has no deadline to rescue it). Each goes through `bot_act` at the match's current version,
+    so a bot whose task is merely late acts once either way. Returns how many were nudged."""
+    mover_is_creator = Q(turn="w", white_seat=0) | Q(turn="b", white_seat=1)
+    stuck = Game.objects.filter(
+        (mover_is_creator & Q(match__creator__is_bot=True))
+        | (~mover_is_creator & Q(match__opponent__is_bot=True)),
+        phase__in=[Phase.ROLL, Phase.MOVE],
+        match__status=MatchStatus.ACTIVE,
+        turn_started_at__lt=timezone.now() - STUCK_AFTER,
+    ).values_list("match_id", "match__version")[:limit]
+    for match_id, version in stuck:
+        bot_act(match_id=match_id, version=version)
+    return len(stuck)
 
 
 def bot_pause(context: Locked) -> float:

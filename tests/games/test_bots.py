@@ -235,3 +235,29 @@ def test_guests_play_the_computer_casual_only():
 def test_bots_do_not_challenge():
     with pytest.raises(services.CommandError):
         services.match_create_vs_bot(user=bot_account("club"), level="master")
+
+
+def test_a_bot_whose_task_was_lost_is_nudged_by_the_sweep(fixed_dice):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game
+    from games.services.bots import bots_nudge_stuck
+
+    person = make_user("patient")
+    fixed_dice(2, 6)  # the bot wins the opening roll and is to move
+    match = services.match_create_vs_bot(user=person, level="club", turn_seconds=None)
+    assert bots_nudge_stuck() == 0  # its turn has just begun: its own task will come
+    Game.objects.filter(match=match).update(turn_started_at=timezone.now() - timedelta(minutes=1))
+    version = Match.objects.get(pk=match.pk).version
+    assert bots_nudge_stuck() == 1
+    assert Match.objects.get(pk=match.pk).version == version + 1  # one step played
+    # A person's own turn is never nudged.
+    other = make_user("slowpoke")
+    fixed_dice(6, 2)  # the person starts
+    mine = services.match_create_vs_bot(user=other, level="club", turn_seconds=None)
+    Game.objects.filter(match=mine).update(turn_started_at=timezone.now() - timedelta(minutes=1))
+    before = Match.objects.get(pk=mine.pk).version
+    bots_nudge_stuck()
+    assert Match.objects.get(pk=mine.pk).version == before
