@@ -163,7 +163,7 @@ BOT_MATCH_FRAMES = 500
 
 
 def test_hostile_frames_in_a_match_against_the_computer_change_nothing(
-    test_database_name, client, fixed_dice
+    test_database_name, client, fixed_dice, settings
 ):
     """Issue #16: while the bot is to move, every command of the person is out of turn (the bot
     acts only through its Celery task, held back here by a long pause): whatever the person
@@ -172,6 +172,8 @@ def test_hostile_frames_in_a_match_against_the_computer_change_nothing(
                       SNAPSHOT_REQUESTS_PER_MINUTE="1000000", BOT_THINK_SECONDS="3600",
                       BOT_STEP_SECONDS="3600")  # fmt: skip
     try:
+        # The bot's first task is scheduled by this process (the match starts here): held back.
+        settings.BOT_THINK_SECONDS = settings.BOT_STEP_SECONDS = 3600
         person = make_user("fuzz_vs_bot")
         fixed_dice(2, 6)  # the bot (seat 1) wins the opening roll, rolls at once and is to move
         match = services.match_create_vs_bot(user=person, level="master", turn_seconds=None)
