@@ -16,7 +16,18 @@ class AccountAdapter(DefaultAccountAdapter):
     def is_open_for_signup(self, request: HttpRequest) -> bool:
         return getattr(settings, "ACCOUNT_ALLOW_SIGNUP", True)
 
+    def new_user(self, request: HttpRequest):
+        """Signing up from a guest session turns the guest's own row into the new account, so
+        its matches stay its own (issue #16); everyone else gets a new row."""
+        from accounts.models import User
+
+        current = getattr(request, "user", None)
+        if current is not None and current.is_authenticated and current.is_guest:
+            return User.objects.get(pk=current.pk, is_guest=True)
+        return super().new_user(request)
+
     def save_user(self, request: HttpRequest, user, form, commit: bool = True):  # noqa: ANN001
+        user.is_guest = False
         if not user.language:
             user.language = supported_language(translation.get_language()) or ""
         return super().save_user(request, user, form, commit=commit)

@@ -1,8 +1,21 @@
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from games.rules.bots import BEGINNER, CLUB, MASTER
+from games.rules.bots import LEVELS as BOT_LEVELS
+
+BotLevel = models.TextChoices(
+    "BotLevel",
+    [(level.upper(), (level, label)) for level, label in (
+        (BEGINNER, _("Beginner")), (CLUB, _("Club player")), (MASTER, _("Master")),
+    )],
+)  # fmt: skip
+if tuple(BotLevel.values) != BOT_LEVELS:  # the engine's levels, in its order
+    raise ValueError(f"bot levels {BotLevel.values} do not match the engine's {BOT_LEVELS}")
 
 
 class User(AbstractUser):
@@ -16,6 +29,15 @@ class User(AbstractUser):
     )
     # Bots play as real accounts (issue #16); they never appear on the leaderboards (issue #13).
     is_bot = models.BooleanField(_("bot"), default=False)
+    # A bot's strength, one of the engine's levels (games/rules/bots.py); empty for people.
+    bot_level = models.CharField(
+        _("bot level"), max_length=16, choices=BotLevel.choices, blank=True, default="",
+        db_default="",
+    )  # fmt: skip
+    # A visitor who pressed "Play now" without an account (issue #16): plays the computer and
+    # casual games, never rated; cannot report or challenge directly. Signing up turns the same
+    # row into a real account, so the match history stays (accounts/guests.py).
+    is_guest = models.BooleanField(_("guest"), default=False, db_default=False)
     # Empty: follow the browser (cookie, then Accept-Language). Set by the language selector and on
     # the preferences page; used for the user's pages, sockets and emails (accounts/language.py).
     language = models.CharField(
@@ -31,6 +53,30 @@ class User(AbstractUser):
         swappable = "AUTH_USER_MODEL"
         verbose_name = _("user")
         verbose_name_plural = _("users")
+        constraints = [
+            # A bot has a level and a person has none; a bot is never a guest.
+            models.CheckConstraint(
+                condition=Q(is_bot=False, bot_level="") | Q(is_bot=True, bot_level__in=BOT_LEVELS),
+                name="user_bot_has_level",
+            ),
+            models.CheckConstraint(
+                condition=~Q(is_bot=True, is_guest=True), name="user_bot_is_not_guest"
+            ),
+            # One account per level.
+            models.UniqueConstraint(
+                fields=["bot_level"], condition=Q(is_bot=True), name="user_one_bot_per_level"
+            ),
+        ]
 
     def get_absolute_url(self) -> str:
         return reverse("profile", kwargs={"username": self.username})
+
+    @property
+    def may_play_rated(self) -> bool:
+        """Guests play casual games only (issue #16)."""
+        return not self.is_guest
+
+    @property
+    def may_report_or_challenge(self) -> bool:
+        """Reports and direct challenges need a real account: not a guest (issue #16)."""
+        return not self.is_guest

@@ -5,4 +5,5 @@ from accounts import views
 urlpatterns = [
     path("@/<str:username>", views.profile, name="profile"),
     path("settings/", views.preferences, name="preferences"),
+    path("play/now/", views.play_now, name="play_now"),
 ]

@@ -1,7 +1,10 @@
+from allauth.account.views import LoginView, SignupView
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views import i18n
@@ -39,6 +42,41 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "can_report": signed_in and can_report(viewer),
         },
     )
+
+
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """ "Play now" without an account: a guest identity in the session (accounts/guests.py),
+    then the Play page, where the computer waits."""
+    from accounts.guests import GuestRefused, guest_create
+
+    if not request.user.is_authenticated:
+        try:
+            guest = guest_create(address=request.META.get("REMOTE_ADDR"))
+        except GuestRefused as refusal:
+            messages.error(request, str(refusal))
+            return redirect("home")
+        login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
+    return redirect(reverse("play") + "#computer")
+
+
+class GuestMayEnter:
+    """A signed-in visitor is sent away from the login and sign-up pages, except a guest:
+    signing up keeps its games (accounts/adapters.py), logging in leaves the guest session.
+    (allauth's own redirect, ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS, is off for this.)"""
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.user.is_authenticated and not request.user.is_guest:
+            return redirect(self.get_authenticated_redirect_url())
+        return super().dispatch(request, *args, **kwargs)
+
+
+class GuestSignupView(GuestMayEnter, SignupView):
+    pass
+
+
+class GuestLoginView(GuestMayEnter, LoginView):
+    pass
 
 
 @login_required

@@ -203,6 +203,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": 600.0,
         "options": {"expires": 300},
     },
+    "nudge-bots": {
+        "task": "games.nudge_bots",
+        "schedule": 15.0,
+        "options": {"expires": 10},
+    },
+    "delete-unused-guests": {
+        "task": "accounts.delete_unused_guests",
+        "schedule": 3600.0,
+        "options": {"expires": 1800},
+    },
     # ratings.selectors.BOARD_COUNT_SECONDS: the leaderboards' page starts, listed ahead of views.
     "refresh-boards": {
         "task": "ratings.refresh_boards",
@@ -223,6 +233,13 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
 # Snapshots a match socket may ask for per minute (each is a database read on the threads that
 # also run players' moves); resynchronisations the server starts itself are not counted.
 SNAPSHOT_REQUESTS_PER_MINUTE = int(os.environ.get("SNAPSHOT_REQUESTS_PER_MINUTE", "20"))
+# The computer's pace (issue #16): seconds before each step of a bot's turn, and before its first.
+BOT_STEP_SECONDS = float(os.environ.get("BOT_STEP_SECONDS", "0.6"))
+BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "1.0"))
+# Guests (issue #16): how many one client address may create per hour, and how long an unused
+# guest account is kept.
+GUESTS_PER_ADDRESS_PER_HOUR = int(os.environ.get("GUESTS_PER_ADDRESS_PER_HOUR", "10"))
+GUEST_UNUSED_DAYS = int(os.environ.get("GUEST_UNUSED_DAYS", "30"))
 # Private invite links a player may create per hour.
 PRIVATE_CHALLENGES_PER_HOUR = int(os.environ.get("PRIVATE_CHALLENGES_PER_HOUR", "20"))
 # Chat (issue 14): at most CHAT_MESSAGES_PER_WINDOW messages per user in any
@@ -275,6 +292,9 @@ if not ACCOUNT_RATE_LIMITS_ENABLED:
 # admin opens (config/staff_mfa.py).
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Long Nardy"
+# Guests may open the login and sign-up pages; accounts/views.py sends everyone else signed in
+# away from them, as allauth would.
+ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
 LOGIN_REDIRECT_URL = "home"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 LOGIN_URL = "account_login"

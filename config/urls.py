@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
-from accounts.views import set_language
+from accounts.views import GuestLoginView, GuestSignupView, set_language
 from config import metrics_view, views
 from config.staff_mfa import require_two_factors
 
@@ -22,6 +22,9 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("metrics", metrics_view.metrics, name="metrics"),
     path("admin/", admin.site.urls),
+    # Guests may open sign-up and log-in (accounts/views.py); allauth's names stay the same.
+    path("accounts/signup/", GuestSignupView.as_view(), name="account_signup"),
+    path("accounts/login/", GuestLoginView.as_view(), name="account_login"),
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", set_language, name="set_language"),
     path("", include("accounts.urls")),

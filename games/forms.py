@@ -4,6 +4,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.models import BotLevel
 from games.models import (
     MATCH_LENGTHS,
     RESERVE_SECONDS_CHOICES,
@@ -44,6 +45,10 @@ def _minutes_label(minutes: int) -> str:
 points_label = lazy(_points_label, str)
 seconds_label = lazy(_seconds_label, str)
 minutes_label = lazy(_minutes_label, str)
+
+
+# What a guest may not ask for (issue #16): rated play and private invites (direct challenges).
+GUEST_REFUSED_FIELDS = ("rated", "private")
 
 
 class MatchCreateForm(forms.Form):
@@ -108,8 +113,17 @@ class MatchCreateForm(forms.Form):
         required=False, initial=True,
     )  # fmt: skip
 
+    def __init__(self, *args, guest: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.guest = guest
+        if guest:  # guests play casual open games only (the services refuse it too)
+            for name in GUEST_REFUSED_FIELDS:
+                self.fields.pop(name, None)
+
     def clean(self):
         cleaned = super().clean()
+        if self.guest and any(self.data.get(name) for name in GUEST_REFUSED_FIELDS):
+            raise forms.ValidationError(_("Sign up to play rated or to invite a friend."))
         if cleaned.get("rated") and not cleaned.get("turn_seconds"):
             self.add_error("turn_seconds", _("Untimed play is for casual matches only."))
         preset = PRESETS.get(cleaned.get("rule_set_name", ""))
@@ -117,3 +131,16 @@ class MatchCreateForm(forms.Form):
         if cleaned.get("doubling_cube") and length == 1:
             self.add_error("length", _("The doubling cube needs a match of more than one point."))
         return cleaned
+
+
+class BotMatchForm(MatchCreateForm):
+    """Play the computer: a level, the rule set, length and time; casual unless rated."""
+
+    field_order = ["level", "rule_set_name", "length", "turn_seconds", "rated"]
+    level = forms.ChoiceField(label=_("Level"), choices=BotLevel.choices, initial=BotLevel.CLUB)
+    rated = forms.BooleanField(label=_("Rated"), required=False, initial=False)
+    private = None  # a match against the computer is started at once, nobody else joins
+    reserve_seconds = None
+    # The bots play the turn options but not the cube (games/rules/bots.py): their matches have
+    # the engine's default options (issue 18's variants are for matches between people).
+    single_die = block_release = game_starter = doubling_cube = cube_raise = crawford = None

@@ -130,6 +130,7 @@ class PlayerState(TypedDict):
     score: int
     side: str | None
     timeouts: int
+    bot: bool  # the computer plays this seat (issue #16)
 
 
 class MoveState(TypedDict):
@@ -275,8 +276,9 @@ def game_state(match, game, now: datetime) -> dict[str, Any] | None:
 
 
 def match_section(
-    match, game, *, usernames: dict[int, str], ratings: dict[int, ShownRating]
-) -> dict[str, Any]:
+    match, game, *, usernames: dict[int, str], ratings: dict[int, ShownRating],
+    bots: frozenset[int] | set[int] = frozenset(),
+) -> dict[str, Any]:  # fmt: skip
     """The `state.match` object: the match, its players and their scores."""
     players: list[PlayerState] = []
     for seat in (0, 1):
@@ -293,6 +295,7 @@ def match_section(
                 "score": match.scores[seat],
                 "side": game.side_of_seat(seat) if game is not None else None,
                 "timeouts": match.timeouts(seat),
+                "bot": user_id in bots,
             }
         )
     return {
@@ -316,10 +319,11 @@ def match_state(
     usernames: dict[int, str],
     ratings: dict[int, ShownRating],
     now: datetime,
+    bots: frozenset[int] | set[int] = frozenset(),
 ) -> dict[str, Any]:
     """The whole `state` object of a snapshot (docs/protocol.md)."""
     return {
-        "match": match_section(match, game, usernames=usernames, ratings=ratings),
+        "match": match_section(match, game, usernames=usernames, ratings=ratings, bots=bots),
         "game": game_state(match, game, now),
         "moves": moves,
     }

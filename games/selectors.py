@@ -70,6 +70,7 @@ def match_snapshot(match_id: int) -> Snapshot | None:
         usernames={user.pk: user.username for user in users},
         ratings=rating_values,
         now=timezone.now(),
+        bots={user.pk for user in users if user.is_bot},
     )
     seats = {user_id: seat for seat in (0, 1) if (user_id := match.player_id(seat)) is not None}
     return Snapshot(

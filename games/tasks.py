@@ -36,6 +36,28 @@ def enforce_deadline(match_id: int, game_id: int, turn_number: int) -> None:
         enforce_deadline.apply_async((match_id, game_id, turn_number), countdown=wait)
 
 
+def schedule_bot(match_id: int, version: int, pause: float) -> None:
+    """Called after commit when a bot is to act in a match (games/services/bots.py)."""
+    bot_act.apply_async((match_id, version), countdown=pause)
+
+
+@shared_task(name="games.bot_act", acks_late=True, ignore_result=True, expires=600)
+def bot_act(match_id: int, version: int) -> None:
+    """The bot rolls, plays one step, or answers a rematch (a person's pace, one task each)."""
+    from games.services.bots import bot_act as act
+
+    with play_logging(match_id=match_id):
+        act(match_id=match_id, version=version)
+
+
+@shared_task(name="games.nudge_bots", ignore_result=True, expires=10)
+def nudge_bots() -> int:
+    """Beat: a bot whose move task was lost acts anyway (services.bots_nudge_stuck)."""
+    from games.services.bots import bots_nudge_stuck
+
+    return bots_nudge_stuck()
+
+
 @shared_task(name="games.sweep_deadlines", ignore_result=True, expires=5)
 def sweep_deadlines() -> int:
     from games.services import game_deadline_enforce, game_deadlines_due

@@ -6,6 +6,7 @@ urlpatterns = [
     path("play/", views.play, name="play"),
     path("watch/", views.watch, name="watch"),
     path("matches/new/", views.match_create, name="match_create"),
+    path("matches/computer/", views.match_create_vs_bot, name="match_create_vs_bot"),
     path("matches/<int:match_id>/", views.match_page, name="match"),
     path("matches/<int:match_id>/accept/", views.match_accept, name="match_accept"),
     path("matches/<int:match_id>/cancel/", views.match_cancel, name="match_cancel"),

@@ -10,14 +10,19 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors, services
-from games.forms import MatchCreateForm
+from games.forms import BotMatchForm, MatchCreateForm
 from games.models import Match, MatchStatus, RuleSetName
 
 
+def _is_guest(request: HttpRequest) -> bool:
+    return request.user.is_authenticated and request.user.is_guest
+
+
 def play(request: HttpRequest) -> HttpResponse:
-    form = MatchCreateForm()
+    guest = _is_guest(request)
     context = {
-        "form": form,
+        "form": MatchCreateForm(guest=guest),
+        "bot_form": BotMatchForm(guest=guest, auto_id="bot_%s"),
         "lobby": selectors.lobby_state(),
         "current": selectors.player_open_match(request.user)
         if request.user.is_authenticated
@@ -29,32 +34,65 @@ def play(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def match_create(request: HttpRequest) -> HttpResponse:
-    form = MatchCreateForm(request.POST)
+    guest = _is_guest(request)
+    form = MatchCreateForm(request.POST, guest=guest)
     if not form.is_valid():
-        lobby = selectors.lobby_state()
-        return render(request, "games/play.html", {"form": form, "lobby": lobby}, status=400)
+        return _play_again(request, form=form, bot_form=BotMatchForm(guest=guest, auto_id="bot_%s"))
     data = form.cleaned_data
     try:
         match = services.match_create(
             creator=request.user,
-            rule_set_name=data["rule_set_name"],
-            length=data["length"],
-            turn_seconds=data["turn_seconds"] or None,
             reserve_seconds=data["reserve_seconds"],
-            rated=data["rated"],
-            private=data["private"],
-            head_exception=data["head_exception"],
-            opening=data["opening"],
+            private=data.get("private", False),  # a guest's form has no such field
             single_die=data["single_die"],
             block_release=data["block_release"],
             game_starter=data["game_starter"],
             doubling_cube=data["doubling_cube"],
             cube_raise=data["cube_raise"],
             crawford=data["crawford"],
+            **_match_settings(data),
         )
     except services.CommandError as error:
         messages.error(request, error.message)
         return redirect("play")
+    return redirect(match)
+
+
+def _match_settings(data: dict) -> dict:
+    """The settings both forms share, as the services take them (a guest's form has no
+    `rated` field: casual)."""
+    return {
+        "rule_set_name": data["rule_set_name"],
+        "length": data["length"],
+        "turn_seconds": data["turn_seconds"] or None,
+        "rated": data.get("rated", False),
+        "head_exception": data["head_exception"],
+        "opening": data["opening"],
+    }
+
+
+def _play_again(request: HttpRequest, *, form, bot_form) -> HttpResponse:
+    """The Play page with a form's errors (400)."""
+    context = {"form": form, "bot_form": bot_form, "lobby": selectors.lobby_state()}
+    return render(request, "games/play.html", context, status=400)
+
+
+@login_required
+@require_POST
+def match_create_vs_bot(request: HttpRequest) -> HttpResponse:
+    """Play the computer: the match starts at once (games/services/bots.py)."""
+    guest = _is_guest(request)
+    form = BotMatchForm(request.POST, guest=guest, auto_id="bot_%s")
+    if not form.is_valid():
+        return _play_again(request, form=MatchCreateForm(guest=guest), bot_form=form)
+    data = form.cleaned_data
+    try:
+        match = services.match_create_vs_bot(
+            user=request.user, level=data["level"], **_match_settings(data)
+        )
+    except services.CommandError as error:
+        messages.error(request, error.message)
+        return redirect(reverse("play") + "#computer")
     return redirect(match)
 
 

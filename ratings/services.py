@@ -57,6 +57,14 @@ def _count_period(user_id: int, moment: datetime.datetime, *, won: bool, sign: i
         )
 
 
+def _against_bot(user_ids: list[int]) -> bool:
+    """A match against the computer moves ratings but stays out of the wins boards' counters
+    (issue #16): bots never appear there, and beating them is no achievement to rank."""
+    from accounts.models import User
+
+    return User.objects.filter(pk__in=user_ids, is_bot=True).exists()
+
+
 def rating_apply_match(*, match: Any, winner_id: int, loser_id: int) -> dict[int, Applied]:
     """Apply a finished rated match (FIBS formula, ratings/elo.py) to both players, once.
 
@@ -75,6 +83,7 @@ def rating_apply_match(*, match: Any, winner_id: int, loser_id: int) -> dict[int
             length=match.length,
         )
         now = match.finished_at or timezone.now()
+        counted = not _against_bot([winner_id, loser_id])
         changes = [
             _change(match, winner, loser, result.winner_delta, won=True, now=now),
             _change(match, loser, winner, result.loser_delta, won=False, now=now),
@@ -83,10 +92,11 @@ def rating_apply_match(*, match: Any, winner_id: int, loser_id: int) -> dict[int
             row.rating = change.after
             row.peak = max(row.peak, change.after)
             row.experience += match.length
-            row.matches += 1
-            row.wins += int(change.won)
             row.last_rated_at = now
-            _count_period(row.user_id, now, won=change.won, sign=1)
+            if counted:
+                row.matches += 1
+                row.wins += int(change.won)
+                _count_period(row.user_id, now, won=change.won, sign=1)
         RatingChange.objects.bulk_create(changes)
         Rating.objects.bulk_update(
             [winner, loser], ["rating", "peak", "experience", "matches", "wins", "last_rated_at"]
@@ -132,13 +142,15 @@ def rating_revert_match(*, match_id: int) -> int:
             )
         )
         now = timezone.now()
+        counted = not _against_bot(user_ids)
         for change in changes:
             row = ratings[change.user_id]
             row.rating -= change.delta
             row.experience -= change.length
-            row.matches -= 1
-            row.wins -= int(change.won)
-            _count_period(change.user_id, change.created_at, won=change.won, sign=-1)
+            if counted:
+                row.matches -= 1
+                row.wins -= int(change.won)
+                _count_period(change.user_id, change.created_at, won=change.won, sign=-1)
             change.reverted_at = now
         RatingChange.objects.bulk_update(changes, ["reverted_at"])
         for row in ratings.values():

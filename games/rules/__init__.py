@@ -38,7 +38,8 @@ from .board import (
     validate_dice,
     validate_side,
 )
-from .chooser import choose_turn, evaluate
+from .chooser import choose_turn
+from .evaluation import evaluate
 from .fastgen import legal_end_boards
 from .ruleset import TOURNAMENT, TRADITIONAL, RuleSet, rule_set
 from .scoring import (

@@ -135,7 +135,7 @@ def _explain(state: TurnState, step: Step, allowed: tuple[Step, ...]) -> str:
 
 def choose_rest_of_turn(state: TurnState) -> StepSequence:
     """The steps the server plays for a mover whose time ran out (RULES.md "Platform rules"):
-    the best complete legal turn (by ``chooser.evaluate``) that continues the steps already
+    the best complete legal turn (by ``evaluation.evaluate``) that continues the steps already
     played; empty when the turn is already complete or nothing can be played."""
     from .chooser import choose_turn, evaluate
 

@@ -12,6 +12,7 @@ changes nothing.
 - `clocks.py`: turn deadlines and stale matches.
 """
 
+from games.services.bots import bot_account, match_create_vs_bot
 from games.services.clocks import (
     STALE_AFTER,
     TIMEOUTS_TO_LOSE,
@@ -45,6 +46,8 @@ __all__ = [
     "game_cube_double",
     "game_cube_drop",
     "game_cube_take",
+    "bot_account",
+    "match_create_vs_bot",
     "game_deadline_enforce",
     "game_deadlines_due",
     "game_roll",

@@ -76,6 +76,7 @@ class Locked:
     ratings: dict[int, ShownRating] = field(default_factory=dict)
     auto_roll: set[int] = field(default_factory=set)  # user ids
     inactive: set[int] = field(default_factory=set)  # players whose account is deactivated
+    bot_levels: dict[int, str] = field(default_factory=dict)  # user id -> level, bots only
     events: list[dict[str, Any]] = field(default_factory=list)
     lobby_changed: bool = False
     records_changed: bool = False  # a game or the match ended: the profiles change
@@ -97,9 +98,12 @@ class Locked:
     # --- Players ---------------------------------------------------------------------------------
 
     def note_player(
-        self, user_id: int, username: str, auto_roll: bool, rating: ShownRating, is_active: bool
-    ) -> None:
+        self, user_id: int, username: str, auto_roll: bool, rating: ShownRating, is_active: bool,
+        bot_level: str = "",
+    ) -> None:  # fmt: skip
         self.usernames[user_id] = username
+        if bot_level:
+            self.bot_levels[user_id] = bot_level
         if not is_active:
             self.inactive.add(user_id)
         self.ratings[user_id] = rating
@@ -182,7 +186,10 @@ class Locked:
     # --- Events ----------------------------------------------------------------------------------
 
     def match_section(self) -> dict[str, Any]:
-        return match_section(self.match, self.game, usernames=self.usernames, ratings=self.ratings)
+        return match_section(
+            self.match, self.game, usernames=self.usernames, ratings=self.ratings,
+            bots=set(self.bot_levels),
+        )  # fmt: skip
 
     def record(self, kind: str, detail: dict[str, Any]) -> None:
         """Bump the version and keep the event with the state as it is now: the game, and the
@@ -249,6 +256,20 @@ class Locked:
             from games.tasks import schedule_deadline
 
             transaction.on_commit(lambda: schedule_deadline(match_id, *turn, deadline))
+        if self.bot_levels:
+            self._schedule_bot()
+
+    def _schedule_bot(self) -> None:
+        """A bot is to move or to answer a rematch: its Celery task, after commit, after a
+        human-like pause (games/services/bots.py)."""
+        from django.db import transaction
+
+        from games.services.bots import bot_pause, bot_to_act
+        from games.tasks import schedule_bot
+
+        if bot_to_act(self):
+            match_id, version, pause = self.match.pk, self.match.version, bot_pause(self)
+            transaction.on_commit(lambda: schedule_bot(match_id, version, pause))
 
 
 def locked(match_id: int) -> Locked:
@@ -262,7 +283,7 @@ def locked(match_id: int) -> Locked:
     for player in players:
         context.note_player(
             player.id, player.username, player.auto_roll,
-            ShownRating.of(player.rating, player.experience), player.is_active,
+            ShownRating.of(player.rating, player.experience), player.is_active, player.bot_level,
         )  # fmt: skip
     context.match_sent = context.match_section()
     return context

@@ -18,7 +18,7 @@ itself uses). tests/games/test_hot_path.py compares the results with the ORM's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
@@ -36,6 +36,7 @@ class Player:
     rating: int | None  # None until the player's first rated match
     experience: int | None
     is_active: bool
+    bot_level: str  # empty for a person
 
 
 def _quote(name: str) -> str:
@@ -62,7 +63,7 @@ def _statements() -> tuple[str, str]:
         players.append(
             f"{alias}.id, {alias}.{_quote('username')}, {alias}.{_quote('auto_roll')}, "
             f"{alias}r.{_quote('value')}, {alias}r.{_quote('experience')}, "
-            f"{alias}.{_quote('is_active')}"
+            f"{alias}.{_quote('is_active')}, {alias}.{_quote('bot_level')}"
         )
         joins.append(
             f"LEFT JOIN {user_table} {alias} ON {alias}.id = m.{seat_column} "
@@ -108,7 +109,10 @@ def lock_and_load(match_id: int) -> tuple[Match, Game | None, list[Player]] | No
     if game is not None:
         game.match = match  # game.match without a query
     rest = row[match_width + game_width :]
-    players = [Player(*rest[start : start + 6]) for start in (0, 6) if rest[start] is not None]
+    width = len(fields(Player))
+    players = [
+        Player(*rest[start : start + width]) for start in (0, width) if rest[start] is not None
+    ]
     return match, game, players  # type: ignore[return-value]
 
 

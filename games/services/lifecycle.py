@@ -8,7 +8,6 @@ rules of what happens are the engine's (games/rules/match), a refused command ra
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -18,8 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import EndReason, Match, MatchStatus, rule_columns
+from games.rules import RuleSet, rule_set
 from games.rules import match as engine
-from games.rules import rule_set
 from games.services.context import Locked, locked, server_dice
 from games.services.errors import CommandError
 from ratings.selectors import ratings_of
@@ -41,9 +40,23 @@ def _refuse_if_blocked(a_id: int, b_id: int) -> None:
         raise CommandError("blocked", _("You cannot play this player."))
 
 
-def _rule_overrides(**options: Any) -> dict[str, Any]:
-    """The options a player chose (empty ones keep the preset's value)."""
-    return {name: value for name, value in options.items() if value not in (None, "")}
+def chosen_rules(
+    rule_set_name: str, *, rated: bool, turn_seconds: int | None, length: int | None = None,
+    **options: Any,
+) -> RuleSet:  # fmt: skip
+    """The engine's rule set for a player's choices (empty ones keep the preset's value);
+    `bad_field` for a value the engine refuses, or untimed rated play."""
+    chosen = {
+        name: value for name, value in {"match_length": length, **options}.items()
+        if value not in (None, "")
+    }  # fmt: skip
+    try:
+        rules = rule_set(rule_set_name, **chosen)
+    except ValueError as error:
+        raise CommandError("bad_field", str(error)) from None
+    if rated and not turn_seconds:
+        raise CommandError("bad_field", _("Untimed play is for casual matches only."))
+    return rules
 
 
 def match_create(
@@ -65,19 +78,15 @@ def match_create(
     crawford: bool | None = None,
 ) -> Match:
     """An open challenge (or a private invite). Validates through the engine's RuleSet."""
-    try:
-        rules = rule_set(
-            rule_set_name,
-            **_rule_overrides(
-                match_length=length, head_exception=head_exception, opening=opening,
-                single_die=single_die, block_release=block_release, game_starter=game_starter,
-                doubling_cube=doubling_cube, cube_raise=cube_raise, crawford=crawford,
-            ),
-        )  # fmt: skip
-    except ValueError as error:
-        raise CommandError("bad_field", str(error)) from None
-    if rated and not turn_seconds:
-        raise CommandError("bad_field", _("Untimed play is for casual matches only."))
+    rules = chosen_rules(
+        rule_set_name, rated=rated, turn_seconds=turn_seconds, length=length,
+        head_exception=head_exception, opening=opening, single_die=single_die,
+        block_release=block_release, game_starter=game_starter, doubling_cube=doubling_cube,
+        cube_raise=cube_raise, crawford=crawford,
+    )  # fmt: skip
+    if creator.is_guest and (rated or private):
+        # Guests play casual open games only: no rated play, no direct challenges (issue #16).
+        raise CommandError("guest_not_allowed", _("Sign up to play rated or to invite a friend."))
     _refuse_if_banned(creator)
     match = Match(
         creator=creator,
@@ -160,17 +169,22 @@ def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
             raise CommandError("not_a_player", _("This account is not active."))
         _refuse_if_banned(user)
         _refuse_if_blocked(match.creator_id, user.pk)
+        if match.rated and not user.may_play_rated:
+            raise CommandError(
+                "guest_not_rated", _("Guests play casual games; sign up to play rated.")
+            )
         match.opponent = user
         # The accepting player's own instance is left as it came (no rating cached on it).
         context.note_player(
-            user.pk, user.username, user.auto_roll, ratings_of([user.pk])[user.pk], True
-        )
-        _begin(context)
+            user.pk, user.username, user.auto_roll, ratings_of([user.pk])[user.pk], True,
+            user.bot_level,
+        )  # fmt: skip
+        begin_first_game(context)
         context.save()
     return match
 
 
-def _begin(context: Locked) -> None:
+def begin_first_game(context: Locked) -> None:
     """Both seats are filled: the engine starts game 1 with the opening roll."""
     context.run(
         lambda state: engine.begin(
@@ -221,7 +235,7 @@ def match_rematch_offer(*, user, match_id: int) -> Match:
             **rule_columns(match.rules),
         )
         rematch = locked(new_match.pk)
-        _begin(rematch)
+        begin_first_game(rematch)
         rematch.save()
         match.rematch = new_match
         match.rematch_offered_by = None

@@ -206,3 +206,56 @@ async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
             pass
         counts["spectators"] = message["state"]["spectators"]
     return counts
+
+
+BOT_MATCH_FRAMES = 500
+
+
+def test_hostile_frames_in_a_match_against_the_computer_change_nothing(
+    test_database_name, client, fixed_dice, settings
+):
+    """Issue #16: while the bot is to move, every command of the person is out of turn (the bot
+    acts only through its Celery task, held back here by a long pause): whatever the person
+    sends, nothing changes, no frame gets an ack or an internal error, and the socket lives."""
+    site = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="1000000",
+                      SNAPSHOT_REQUESTS_PER_MINUTE="1000000", BOT_THINK_SECONDS="3600",
+                      BOT_STEP_SECONDS="3600")  # fmt: skip
+    try:
+        # The bot's first task is scheduled by this process (the match starts here): held back.
+        settings.BOT_THINK_SECONDS = settings.BOT_STEP_SECONDS = 3600
+        person = make_user("fuzz_vs_bot")
+        fixed_dice(2, 6)  # the bot (seat 1) wins the opening roll, rolls at once and is to move
+        match = services.match_create_vs_bot(user=person, level="master", turn_seconds=None)
+        summary = asyncio.run(_fuzz_out_of_turn(site, match.pk, session_cookie_for(client, person)))
+    finally:
+        stop_process(site.process)
+    assert summary["frames"] == BOT_MATCH_FRAMES and summary["acks"] == 0
+    assert summary["errors"] >= BOT_MATCH_FRAMES // 2, summary
+    assert summary["not_your_turn"] > 0, summary
+
+
+async def _fuzz_out_of_turn(site, match_id: int, cookie: str) -> dict[str, int]:
+    rng = random.Random(SEED + 16)
+    url = f"ws://127.0.0.1:{site.port}/ws/matches/{match_id}/"
+    read_state = sync_to_async(_state)
+    counts = {"frames": 0, "errors": 0, "acks": 0, "not_your_turn": 0}
+    before = await read_state(match_id)
+    types = sorted(COMMAND_TYPES - {"resign", "leave"})
+    async with connect(url, origin=site.url, additional_headers={"Cookie": cookie}) as person:
+        snapshot = json.loads(await person.recv())
+        assert snapshot["type"] == "snapshot" and snapshot["state"]["match"]["players"][1]["bot"]
+        for number in range(BOT_MATCH_FRAMES):
+            sent = frame(rng, before[0], types)
+            await person.send(sent)
+            await person.send(json.dumps({"type": "ping", "id": f"b{number}"}))
+            while True:
+                message = json.loads(await asyncio.wait_for(person.recv(), 10))
+                if message["type"] == "pong" and message.get("id") == f"b{number}":
+                    break
+                counts["acks"] += message["type"] == "ack"
+                counts["errors"] += message["type"] == "error"
+                counts["not_your_turn"] += message.get("code") == "not_your_turn"
+                assert message.get("code") != "internal", (number, sent, message)
+            counts["frames"] += 1
+            assert await read_state(match_id) == before, (number, sent)
+    return counts

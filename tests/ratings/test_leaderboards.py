@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from games.services.bots import bot_account
 from ratings.models import Period, PeriodWins, Rating
 from ratings.services import period_starts
 from ratings.views import PER_PAGE
@@ -38,8 +39,11 @@ def rows(html: str) -> list[tuple[int, str]]:
 
 def rated_player(name: str, rating: str, *, experience: int = 100, days_ago: int = 1, **fields):
     """A player with a rating row as the services leave it (for board tests of many players)."""
-    flags = {key: fields.pop(key) for key in ("is_bot", "is_active") if key in fields}
-    user = make_user(name, password=None, **flags)  # no password: no slow hashing
+    flags = {key: fields.pop(key) for key in ("is_active",) if key in fields}
+    if fields.pop("is_bot", False):  # one account per level
+        user = bot_account(name)
+    else:
+        user = make_user(name, password=None, **flags)  # no password: no slow hashing
     Rating.objects.create(
         user=user,
         rating=Decimal(rating),
@@ -57,7 +61,7 @@ def test_rating_board_order_and_who_is_left_off(client):
     rated_player("third", "1650")
     rated_player("provisional", "1900", experience=49)
     rated_player("inactive90", "1950", days_ago=91)
-    rated_player("a_bot", "2000", is_bot=True)
+    rated_player("master", "2000", is_bot=True)
     rated_player("banned", "2100", is_active=False)
     html = client.get(board_url()).content.decode()
     assert rows(html) == [(1, "first"), (2, "second"), (3, "tie_b"), (4, "third")]
@@ -78,7 +82,7 @@ def test_wins_board_breaks_ties_by_fewer_matches(client):
     rated_player("efficient", "1500", wins=7, matches=7)
     rated_player("same_wins_more_matches", "1500", wins=7, matches=12)
     rated_player("no_wins", "1500", wins=0, matches=3)
-    rated_player("bot", "1500", wins=50, matches=50, is_bot=True)
+    rated_player("club", "1500", wins=50, matches=50, is_bot=True)
     html = client.get(board_url("wins")).content.decode()
     assert rows(html) == [(1, "many_wins"), (2, "efficient"), (3, "same_wins_more_matches")]
 

@@ -26,7 +26,7 @@ export const DEFAULT_STRINGS = {
   point_one: "1 point", points_many: "{n} points",
   passed: "No legal move: {dice}, turn passes", opening: "Opening roll: White {white}, Black {black}",
   opening_ties: "ties: {ties}", started: "The match has started",
-  watching: "{n} watching", disconnected: "disconnected", online: "online", offline: "offline",
+  watching: "{n} watching", disconnected: "disconnected", online: "online", bot_mark: "computer", offline: "offline",
   logged_out: "You were logged out", no_match: "No such match", too_many: "Too many messages",
   connecting: "Connecting…", reconnecting: "Connection lost — reconnecting…",
   match_to: "Match to {n}", rated: "rated", casual: "casual",

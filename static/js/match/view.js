@@ -111,11 +111,13 @@ export class MatchView {
         mk("player-name muted", t("waiting_open"));
         return;
       }
-      const online = model.presence[String(p.seat)];
+      // The computer is always at the table (it plays from the server, without a socket).
+      const online = p.bot || model.presence[String(p.seat)];
       mk(`dot ${online ? "online" : "offline"}`).title = online ? t("online") : t("offline");
       mk(`swatch ${side}`).title = sideName(t, side);
       const name = mk("player-name", p.username);
       if (p.seat === mySeat) name.classList.add("me");
+      if (p.bot) mk("bot-mark", t("bot_mark"));
       if (p.rating !== undefined && p.rating !== null) mk("player-rating muted", `(${ratingText(p)})`);
       if (!online && p.seat !== mySeat && v.match.status === "active") mk("away", t("disconnected"));
       mk("spacer");

@@ -1,0 +1,218 @@
+"""Playing the computer (issue #16): a match against a bot account, and the bot's own moves.
+
+Bots are real accounts (`User.is_bot`, one per level of games/rules/bots.py) and act through the
+same engine operations as people, one step per Celery task (games/tasks.py `bot_act`), scheduled
+after commit by `Locked.save` whenever a bot is to move or to answer a rematch, with a short pause
+(`BOT_STEP_SECONDS`, longer before a turn's first step: `BOT_THINK_SECONDS`). Each command locks
+the Match row and does nothing when the match has moved on since it was scheduled (its version).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import lru_cache
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import EndReason, Game, Match, MatchStatus, Phase, rule_columns
+from games.rules import Board, RuleSet, Side, StepSequence, choose_rest_of_turn
+from games.rules import match as engine
+from games.rules.bots import LEVELS, choose_bot_turn
+from games.services.context import Locked, locked, server_dice
+from games.services.errors import CommandError
+from games.services.lifecycle import begin_first_game, chosen_rules, match_rematch_offer
+
+BOT_NAMES = {"beginner": "Bot-Beginner", "club": "Bot-Club", "master": "Bot-Master"}
+
+
+def bot_account(level: str):
+    """The bot account of a level (created on first use; accounts/migrations/0005 makes them)."""
+    from accounts.models import User
+
+    if level not in LEVELS:
+        raise CommandError("bad_field", _("Choose one of the computer's levels."))
+    username = BOT_NAMES[level]
+    defaults = {
+        "username": username, "email": f"{username.lower()}@bots.invalid",
+        "password": "!bot-accounts-never-log-in", "auto_roll": True,
+    }  # fmt: skip
+    try:
+        with transaction.atomic():
+            bot, _created = User.objects.get_or_create(
+                is_bot=True, bot_level=level, defaults=defaults
+            )
+    except IntegrityError:  # created by a concurrent request
+        bot = User.objects.get(is_bot=True, bot_level=level)
+    return bot
+
+
+def match_create_vs_bot(
+    *,
+    user,
+    level: str,
+    rule_set_name: str = "traditional",
+    length: int | None = None,
+    turn_seconds: int | None = 60,
+    reserve_seconds: int = 0,
+    rated: bool = False,
+    head_exception: str | None = None,
+    opening: str | None = None,
+) -> Match:
+    """A match against the bot of ``level``, started at once (casual unless ``rated``; guests
+    play casual only). One unfinished match against the computer per player. Locks the player's
+    row, then the new match row."""
+    from accounts.models import User
+
+    if user.is_bot:
+        raise CommandError("not_a_player", _("Bots do not challenge each other here."))
+    if rated and not user.may_play_rated:
+        raise CommandError("guest_not_rated", _("Guests play casual games; sign up to play rated."))
+    rules = chosen_rules(
+        rule_set_name, length=length, head_exception=head_exception, opening=opening,
+        rated=rated, turn_seconds=turn_seconds,
+    )  # fmt: skip
+    bot = bot_account(level)
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # one create at a time
+        playing = Match.objects.filter(
+            Q(creator=user, opponent__is_bot=True) | Q(opponent=user, creator__is_bot=True),
+            status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE],
+        ).first()
+        if playing is not None:
+            raise CommandError(
+                "already_playing_bot",
+                _("You are already playing the computer (match #%(id)s): finish it first.")
+                % {"id": playing.pk},
+            )
+        match = Match.objects.create(
+            creator=user, opponent=bot, private=True, rule_set_name=rule_set_name,
+            turn_seconds=turn_seconds or None, reserve_seconds=reserve_seconds, rated=rated,
+            **rule_columns(rules),
+        )  # fmt: skip
+        context = locked(match.pk)
+        begin_first_game(context)
+        context.save()
+    return context.match
+
+
+def turn_seed(match_id: int, game_number: int, turn_number: int) -> int:
+    """The seed of a bot's turn: the same for every worker process and retry."""
+    return (match_id * 1_000_003 + game_number) * 10_007 + turn_number
+
+
+@lru_cache(maxsize=256)
+def _planned_turn(
+    level: str, board: Board, side: Side, dice: tuple[int, int], first_turn: bool,
+    rules: RuleSet, seed: int,
+) -> StepSequence:  # fmt: skip
+    """The bot's whole turn, chosen once per turn and process (the engine is deterministic for
+    the seed, so any worker process plans the same turn)."""
+    return choose_bot_turn(level, board, side, dice, first_turn, rules, seed=seed)
+
+
+def _bot_seat(context: Locked) -> int | None:
+    """The seat of the bot that is to act in this match now, if any."""
+    match, game = context.match, context.game
+    if match.status == MatchStatus.ACTIVE and game is not None and game.phase != Phase.OVER:
+        seat = game.seat_of_side(game.turn)
+        return seat if match.player_id(seat) in context.bot_levels else None
+    if rematch_due(context):
+        return next(seat for seat in (0, 1) if match.player_id(seat) in context.bot_levels)
+    return None
+
+
+def rematch_due(context: Locked) -> bool:
+    """A finished match with a bot in it, no rematch yet, none declined and none the bot
+    offered already: the bot offers one, or accepts the person's."""
+    match = context.match
+    if match.status != MatchStatus.FINISHED or match.end_reason == EndReason.ABORTED:
+        return False
+    if match.rematch_id is not None or match.rematch_declined:
+        return False
+    bots = [seat for seat in (0, 1) if match.player_id(seat) in context.bot_levels]
+    return len(bots) == 1 and match.rematch_offered_by != bots[0]
+
+
+def bot_act(*, match_id: int, version: int) -> None:
+    """The bot does its next thing in this match: roll, play one step of its planned turn, or
+    offer (accept) a rematch. Locks the match row; does nothing when the version has moved on
+    or it is not the bot's to act."""
+    with transaction.atomic():
+        try:
+            context = locked(match_id)
+        except CommandError:
+            return  # the match is gone
+        seat = _bot_seat(context)
+        if seat is None or context.match.version != version:
+            return
+        bot_id = context.match.player_id(seat)
+        if context.match.status == MatchStatus.FINISHED:
+            from accounts.models import User
+
+            # The same service as a person's rematch button (it locks the row we hold again).
+            match_rematch_offer(user=User.objects.get(pk=bot_id), match_id=match_id)
+            return
+        game = context.game
+        auto_roll = context.auto_roll_seats()
+        if game.phase == Phase.ROLL:
+            context.run(
+                lambda state: engine.roll(
+                    state, seat=seat, dice=server_dice(), now=context.now, auto_roll=auto_roll
+                )
+            )
+        else:
+            turn = context.state.turn_state()
+            plan = _planned_turn(
+                context.bot_levels[bot_id], turn.start_board, turn.side, turn.dice,
+                turn.first_turn, turn.rules, turn_seed(match_id, game.number, game.turn_number),
+            )  # fmt: skip
+            played = len(turn.steps)
+            if tuple(plan[:played]) != tuple(turn.steps) or played >= len(plan):
+                plan = choose_rest_of_turn(turn)  # cannot happen: only the bot moves
+                played = 0
+            step = plan[played]
+            context.run(
+                lambda state: engine.step(
+                    state, seat=seat, step=step, dice=server_dice(), now=context.now,
+                    auto_roll=auto_roll,
+                )
+            )  # fmt: skip
+        context.save()
+
+
+# A bot's turn takes seconds; one still to move after this long lost its task (a worker killed
+# with SIGKILL keeps it unacknowledged for the broker's visibility timeout, as for deadlines).
+STUCK_AFTER = timedelta(seconds=30)
+
+
+def bots_nudge_stuck(*, limit: int = 200) -> int:
+    """Let every bot act whose turn began STUCK_AFTER ago and is still open (an untimed match
+    has no deadline to rescue it). Each goes through `bot_act` at the match's current version,
+    so a bot whose task is merely late acts once either way. Returns how many were nudged."""
+    mover_is_creator = Q(turn="w", white_seat=0) | Q(turn="b", white_seat=1)
+    stuck = Game.objects.filter(
+        (mover_is_creator & Q(match__creator__is_bot=True))
+        | (~mover_is_creator & Q(match__opponent__is_bot=True)),
+        phase__in=[Phase.ROLL, Phase.MOVE],
+        match__status=MatchStatus.ACTIVE,
+        turn_started_at__lt=timezone.now() - STUCK_AFTER,
+    ).values_list("match_id", "match__version")[:limit]
+    for match_id, version in stuck:
+        bot_act(match_id=match_id, version=version)
+    return len(stuck)
+
+
+def bot_pause(context: Locked) -> float:
+    """Seconds the bot waits before acting: longer before the first step of a turn."""
+    game = context.game
+    if game is not None and game.phase == Phase.MOVE and game.steps:
+        return settings.BOT_STEP_SECONDS
+    return settings.BOT_THINK_SECONDS
+
+
+def bot_to_act(context: Locked) -> bool:
+    return _bot_seat(context) is not None

@@ -1,0 +1,263 @@
+"""Playing the computer through the services (games/services/bots.py): the bot acts through the
+engine like a person, one step per call, schedules itself after commit, answers rematches, and
+guests play it casual only. The real worker and sockets: tests/integration/test_bot_matches.py."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.models import Match, MatchStatus, Turn
+from games.rules import choose_rest_of_turn
+from games.services.bots import bot_account, bot_act
+from games.services.context import locked
+from ratings.models import Rating
+from tests.factories import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _bot_seat(match: Match) -> int:
+    return 0 if match.creator.is_bot else 1
+
+
+def _play_person_turn(match_id: int, person) -> None:
+    """The person rolls and plays its turn step by step (the Club chooser picks the steps)."""
+    from django.db import transaction
+
+    with transaction.atomic():
+        context = locked(match_id)
+        game, version = context.game, context.match.version
+    if game.phase == "roll":
+        services.game_roll(user=person, match_id=match_id, version=version)
+        return
+    with transaction.atomic():
+        context = locked(match_id)
+        turn = context.state.turn_state()
+        version = context.match.version
+    step = choose_rest_of_turn(turn)[0]
+    services.game_step_play(user=person, match_id=match_id, version=version, step=step)
+
+
+def _play_out(match: Match, person) -> Match:
+    """Alternate the bot (through `bot_act`, as its Celery task would) and the person until
+    the match ends."""
+    for _ in range(3000):
+        match.refresh_from_db()
+        if match.status != MatchStatus.ACTIVE:
+            return match
+        game = match.games.order_by("-number").first()
+        mover_seat = game.white_seat if game.turn == "w" else 1 - game.white_seat
+        if match.player_id(mover_seat) == person.pk:
+            _play_person_turn(match.pk, person)
+        else:
+            bot_act(match_id=match.pk, version=match.version)
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("level", ["beginner", "club", "master"])
+def test_a_whole_match_against_each_level(level, fixed_dice, django_capture_on_commit_callbacks):
+    person = make_user("human")
+    with django_capture_on_commit_callbacks(execute=False):
+        match = services.match_create_vs_bot(user=person, level=level, turn_seconds=60)
+    assert match.status == MatchStatus.ACTIVE and match.opponent.bot_level == level
+    assert not match.rated and match.private
+    match = _play_out(match, person)
+    assert match.status == MatchStatus.FINISHED and match.end_reason == "finished"
+    bot = bot_account(level)
+    bot_turns = Turn.objects.filter(game__match=match, player=bot)
+    assert bot_turns.exists() and not bot_turns.filter(by_server=True).exists()
+    # A casual match: nobody's rating moved.
+    assert not Rating.objects.filter(user__in=[person, bot]).exclude(matches=0).exists()
+
+
+def test_the_bot_is_scheduled_after_commit_while_it_is_to_act(
+    fixed_dice, django_capture_on_commit_callbacks
+):
+    person = make_user("starter")
+    fixed_dice(2, 6)  # the opening roll: the bot (seat 1) rolls 6 and starts
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        match = services.match_create_vs_bot(user=person, level="club", turn_seconds=30)
+    # The bot rolls automatically (its account's auto-roll) and its first step is scheduled.
+    names = [getattr(callback, "__qualname__", "") for callback in callbacks]
+    assert any("_schedule_bot" in name for name in names), names
+    match.refresh_from_db()
+    game = match.games.get()
+    assert game.white_seat == 1 and game.phase == "move"
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        bot_act(match_id=match.pk, version=match.version)
+    match.refresh_from_db()
+    assert match.games.get().steps  # one step played
+    assert any("_schedule_bot" in getattr(c, "__qualname__", "") for c in callbacks)
+
+
+def test_a_stale_bot_task_does_nothing(fixed_dice):
+    person = make_user("p1")
+    fixed_dice(2, 6)
+    match = services.match_create_vs_bot(user=person, level="beginner", turn_seconds=None)
+    match.refresh_from_db()
+    version = match.version
+    bot_act(match_id=match.pk, version=version - 1)
+    match.refresh_from_db()
+    assert match.version == version
+    bot_act(match_id=10**9, version=1)  # a match that is gone: nothing happens
+
+
+def test_the_bot_offers_a_rematch_and_accepts_the_persons(fixed_dice):
+    person = make_user("again")
+    match = services.match_create_vs_bot(user=person, level="beginner", turn_seconds=60)
+    services.match_resign(user=person, match_id=match.pk)
+    match.refresh_from_db()
+    bot_act(match_id=match.pk, version=match.version)
+    match.refresh_from_db()
+    assert match.rematch_offered_by == _bot_seat(match)
+    # The bot does not offer twice.
+    version = match.version
+    bot_act(match_id=match.pk, version=version)
+    match.refresh_from_db()
+    assert match.version == version
+    services.match_rematch_offer(user=person, match_id=match.pk)
+    match.refresh_from_db()
+    assert match.rematch is not None and match.rematch.status == MatchStatus.ACTIVE
+    # And the other way round: the person offers, the bot accepts.
+    services.match_resign(user=person, match_id=match.rematch_id)
+    services.match_rematch_offer(user=person, match_id=match.rematch_id)
+    second = Match.objects.get(pk=match.rematch_id)
+    bot_act(match_id=second.pk, version=second.version)
+    second.refresh_from_db()
+    assert second.rematch is not None
+
+
+def test_a_declined_rematch_is_not_offered_again(fixed_dice):
+    person = make_user("enough")
+    match = services.match_create_vs_bot(user=person, level="club", turn_seconds=60)
+    services.match_resign(user=person, match_id=match.pk)
+    match.refresh_from_db()
+    bot_act(match_id=match.pk, version=match.version)
+    services.match_rematch_decline(user=person, match_id=match.pk)
+    match.refresh_from_db()
+    version = match.version
+    bot_act(match_id=match.pk, version=version)
+    match.refresh_from_db()
+    assert match.version == version and match.rematch_id is None
+
+
+def test_one_match_against_the_computer_at_a_time(fixed_dice):
+    person = make_user("busy")
+    first = services.match_create_vs_bot(user=person, level="club")
+    with pytest.raises(services.CommandError) as refused:
+        services.match_create_vs_bot(user=person, level="master")
+    assert refused.value.code == "already_playing_bot"
+    services.match_resign(user=person, match_id=first.pk)
+    # A rematch the bot accepted has the bot in seat 0: it counts too.
+    services.match_rematch_offer(user=person, match_id=first.pk)
+    bot_act(match_id=first.pk, version=Match.objects.get(pk=first.pk).version)
+    rematch = Match.objects.get(pk=first.pk).rematch
+    assert rematch.creator.is_bot and rematch.opponent_id == person.pk
+    with pytest.raises(services.CommandError):
+        services.match_create_vs_bot(user=person, level="master")
+    services.match_resign(user=person, match_id=rematch.pk)
+    services.match_create_vs_bot(user=person, level="master")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_creates_start_one_match_against_the_computer(settings):
+    person = make_user("twotabs")
+    results: list[object] = []
+
+    def create() -> None:
+        try:
+            results.append(services.match_create_vs_bot(user=person, level="beginner"))
+        except services.CommandError as error:
+            results.append(error.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=create) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(isinstance(result, Match) for result in results) == 1
+    assert results.count("already_playing_bot") == 3
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"level": "grandmaster"}, "bad_field"),
+        ({"level": "club", "rule_set_name": "backgammon"}, "bad_field"),
+        ({"level": "club", "length": 4}, "bad_field"),
+        ({"level": "club", "rated": True, "turn_seconds": None}, "bad_field"),
+    ],
+)
+def test_bad_settings_are_refused_and_change_nothing(fields, code):
+    person = make_user("careless")
+    before = Match.objects.count()
+    with pytest.raises(services.CommandError) as refused:
+        services.match_create_vs_bot(user=person, **fields)
+    assert refused.value.code == code
+    assert Match.objects.count() == before
+
+
+def test_a_rated_match_against_the_computer_moves_ratings_but_not_the_wins_boards(fixed_dice):
+    person = make_user("ambitious")
+    match = services.match_create_vs_bot(user=person, level="master", rated=True, turn_seconds=60)
+    services.match_resign(user=person, match_id=match.pk)
+    person_rating = Rating.objects.get(user=person)
+    bot_rating = Rating.objects.get(user=match.opponent)
+    assert person_rating.rating < 1500 < bot_rating.rating
+    assert person_rating.matches == 0 and bot_rating.wins == 0  # the wins boards' counters
+    from ratings.models import PeriodWins
+
+    assert not PeriodWins.objects.filter(user__in=[person, match.opponent]).exists()
+    from ratings.services import rating_revert_match
+
+    assert rating_revert_match(match_id=match.pk) == 2
+    person_rating.refresh_from_db()
+    assert person_rating.rating == 1500 and person_rating.matches == 0
+
+
+def test_guests_play_the_computer_casual_only():
+    from accounts.guests import guest_create
+
+    guest = guest_create(address="198.51.100.7")
+    with pytest.raises(services.CommandError) as refused:
+        services.match_create_vs_bot(user=guest, level="club", rated=True)
+    assert refused.value.code == "guest_not_rated"
+    match = services.match_create_vs_bot(user=guest, level="club")
+    assert not match.rated
+
+
+def test_bots_do_not_challenge():
+    with pytest.raises(services.CommandError):
+        services.match_create_vs_bot(user=bot_account("club"), level="master")
+
+
+def test_a_bot_whose_task_was_lost_is_nudged_by_the_sweep(fixed_dice):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game
+    from games.services.bots import bots_nudge_stuck
+
+    person = make_user("patient")
+    fixed_dice(2, 6)  # the bot wins the opening roll and is to move
+    match = services.match_create_vs_bot(user=person, level="club", turn_seconds=None)
+    assert bots_nudge_stuck() == 0  # its turn has just begun: its own task will come
+    Game.objects.filter(match=match).update(turn_started_at=timezone.now() - timedelta(minutes=1))
+    version = Match.objects.get(pk=match.pk).version
+    assert bots_nudge_stuck() == 1
+    assert Match.objects.get(pk=match.pk).version == version + 1  # one step played
+    # A person's own turn is never nudged.
+    other = make_user("slowpoke")
+    fixed_dice(6, 2)  # the person starts
+    mine = services.match_create_vs_bot(user=other, level="club", turn_seconds=None)
+    Game.objects.filter(match=mine).update(turn_started_at=timezone.now() - timedelta(minutes=1))
+    before = Match.objects.get(pk=mine.pk).version
+    bots_nudge_stuck()
+    assert Match.objects.get(pk=mine.pk).version == before
