@@ -8,6 +8,7 @@ rules of what happens are the engine's (games/rules/match), a refused command ra
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
