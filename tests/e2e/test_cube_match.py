@@ -45,7 +45,7 @@ def test_double_take_redouble_and_drop_by_clicking(browser, seam_site, client): 
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("dialog", lambda dialog: dialog.accept())  # "Drop the double…?"
         page.goto(f"{seam_site.url}/matches/{match.pk}/")
-        page.wait_for_selector("#match-app[data-version]")
+        page.wait_for_selector("#match-app[data-status]")  # set by the first render
     white_page, black_page = pages
     assert "doubling cube" in white_page.text_content("#rule-options").lower()
 

@@ -94,7 +94,7 @@ def test_two_players_play_a_whole_match_while_a_spectator_watches(browser, seam_
     spectator = browser.new_context(viewport={"width": 375, "height": 740}).new_page()
     spectator.goto(f"{seam_site.url}/matches/{match.pk}/")
     for page in [*pages, spectator]:
-        page.wait_for_selector("#match-app[data-version]")
+        page.wait_for_selector("#match-app[data-status]")  # set by the first render
     assert pages[0].locator("#match-app").get_attribute("data-side") == "w"
     assert pages[1].locator("#match-app").get_attribute("data-side") == "b"
 

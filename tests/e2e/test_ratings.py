@@ -48,13 +48,13 @@ def test_rated_match_end_shows_deltas_and_the_new_chart_point(browser, site, cli
     for page in pages:
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(f"{site.url}/matches/{match.pk}/")
-        page.wait_for_selector("#match-app[data-version]")
+        page.wait_for_selector("#match-app[data-status]")  # set by the first render
 
     profile_url = f"{site.url}/@/{winner.username}"
     pages[0].goto(profile_url)
     points_before = polyline_points(pages[0])
     pages[0].goto(f"{site.url}/matches/{match.pk}/")
-    pages[0].wait_for_selector("#match-app[data-version]")
+    pages[0].wait_for_selector("#match-app[data-status]")  # set by the first render
 
     pages[1].once("dialog", lambda dialog: dialog.accept())
     pages[1].locator("#resign-button").click()
