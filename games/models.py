@@ -23,6 +23,7 @@ from games.rules.ruleset import (
     OPENING_MODES,
     RULE_SET_NAMES,
     SIX_BLOCK_MODES,
+    TIME_CONTROLS,
 )
 
 # The Match columns of each engine rule option (RuleSet field -> column): `Match.rules` reads
@@ -80,6 +81,17 @@ Opening = _engine_choices(
 )
 
 
+TimeControl = _engine_choices(
+    "TimeControl",
+    TIME_CONTROLS,
+    {
+        "turn": _("seconds per turn, with an optional reserve"),
+        "nardeon": _("NARDEON: 12 s per turn free, then a 2-minute reserve, at most 60 s a turn"),
+        "omerta": _("Omerta: 90 s, started again after each step"),
+    },
+)
+
+
 class MatchStatus(models.TextChoices):
     OPEN = "open", _("waiting for an opponent")
     ACTIVE = "active", _("in play")
@@ -94,6 +106,8 @@ class EndReason(models.TextChoices):
     LEFT = "left", _("left the table")
     TIMEOUTS = "timeouts", _("three timeouts")
     ABORTED = "aborted", _("aborted")
+    TIME = "time", _("ran out of time")
+    ABANDONED = "abandoned", _("abandoned the match")
 
 
 class GameResult(models.TextChoices):
@@ -138,6 +152,11 @@ class Match(models.Model):
     length = models.PositiveSmallIntegerField(_("match length"), default=1)
     turn_seconds = models.PositiveSmallIntegerField(_("seconds per turn"), null=True, blank=True)
     reserve_seconds = models.PositiveSmallIntegerField(_("reserve seconds"), default=0)
+    # How the time is counted (games/rules/clock.py); the seeds' clocks have fixed figures, so
+    # turn_seconds and reserve_seconds belong to the platform's "turn" clock only.
+    time_control = models.CharField(
+        _("time control"), max_length=16, choices=TimeControl.choices, default=TimeControl.TURN
+    )
     rated = models.BooleanField(_("rated"), default=True)
 
     status = models.CharField(
@@ -201,9 +220,17 @@ class Match(models.Model):
                 condition=Q(reserve_seconds__in=RESERVE_SECONDS_CHOICES),
                 name="match_reserve_seconds_valid",
             ),
+            models.CheckConstraint(
+                condition=Q(time_control__in=TIME_CONTROLS), name="match_time_control_valid"
+            ),
+            # The seeds' clocks have their own figures: no turn time or reserve of the platform's.
+            models.CheckConstraint(
+                condition=Q(time_control="turn") | Q(turn_seconds__isnull=True, reserve_seconds=0),
+                name="match_seed_clock_has_no_turn_settings",
+            ),
             # Untimed play only for casual matches (issue: timed play).
             models.CheckConstraint(
-                condition=Q(rated=False) | Q(turn_seconds__isnull=False),
+                condition=Q(rated=False) | Q(turn_seconds__isnull=False) | ~Q(time_control="turn"),
                 name="match_rated_is_timed",
             ),
             # Nobody plays against themselves: one seat per player per match.
@@ -318,6 +345,10 @@ class Game(models.Model):
     black_has_moved = models.BooleanField(default=False)
     turn_started_at = models.DateTimeField()
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the running timer started (the turn's start, or an Omerta step that restarted it) and
+    # how many steps into the turn that step was (games/rules/clock.py).
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    steps_timed = models.PositiveSmallIntegerField(default=0)
 
     result = models.CharField(max_length=4, choices=GameResult.choices, blank=True)
     winner_side = models.CharField(max_length=1, blank=True)

@@ -75,6 +75,7 @@ class Locked:
     usernames: dict[int, str] = field(default_factory=dict)
     ratings: dict[int, int] = field(default_factory=dict)
     auto_roll: set[int] = field(default_factory=set)  # user ids
+    play_forced: set[int] = field(default_factory=set)  # user ids: "play forced turns for me"
     inactive: set[int] = field(default_factory=set)  # players whose account is deactivated
     events: list[dict[str, Any]] = field(default_factory=list)
     lobby_changed: bool = False
@@ -95,9 +96,12 @@ class Locked:
     # --- Players ---------------------------------------------------------------------------------
 
     def note_player(
-        self, user_id: int, username: str, auto_roll: bool, rating: int | None, is_active: bool
-    ) -> None:
+        self, user_id: int, username: str, auto_roll: bool, rating: int | None, is_active: bool,
+        play_forced: bool = False,
+    ) -> None:  # fmt: skip
         self.usernames[user_id] = username
+        if play_forced:
+            self.play_forced.add(user_id)
         if not is_active:
             self.inactive.add(user_id)
         self.ratings[user_id] = INITIAL_RATING if rating is None else rating
@@ -119,6 +123,13 @@ class Locked:
 
     def auto_roll_seats(self) -> frozenset[int]:
         return frozenset(seat for seat in (0, 1) if self.match.player_id(seat) in self.auto_roll)
+
+    def forced_seats(self) -> frozenset[int]:
+        return frozenset(seat for seat in (0, 1) if self.match.player_id(seat) in self.play_forced)
+
+    def automation(self) -> dict[str, frozenset[int]]:
+        """The players' standing choices the engine acts on: roll for me, play forced turns."""
+        return {"auto_roll": self.auto_roll_seats(), "forced": self.forced_seats()}
 
     # --- The engine ------------------------------------------------------------------------------
 
@@ -248,7 +259,8 @@ def locked(match_id: int) -> Locked:
     context = Locked(match=match, game=game, now=timezone.now())
     for player in players:
         context.note_player(
-            player.id, player.username, player.auto_roll, player.rating, player.is_active
-        )
+            player.id, player.username, player.auto_roll, player.rating, player.is_active,
+            player.play_forced,
+        )  # fmt: skip
     context.match_sent = context.match_section()
     return context

@@ -18,7 +18,7 @@ itself uses). tests/games/test_hot_path.py compares the results with the ORM's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
@@ -35,6 +35,7 @@ class Player:
     auto_roll: bool
     rating: int | None  # None until the player's first rated match
     is_active: bool
+    play_forced: bool
 
 
 def _quote(name: str) -> str:
@@ -60,7 +61,8 @@ def _statements() -> tuple[str, str]:
         seat_column = _quote(Match._meta.get_field(seat_field).column)
         players.append(
             f"{alias}.id, {alias}.{_quote('username')}, {alias}.{_quote('auto_roll')}, "
-            f"{alias}r.{_quote('value')}, {alias}.{_quote('is_active')}"
+            f"{alias}r.{_quote('value')}, {alias}.{_quote('is_active')}, "
+            f"{alias}.{_quote('play_forced')}"
         )
         joins.append(
             f"LEFT JOIN {user_table} {alias} ON {alias}.id = m.{seat_column} "
@@ -106,7 +108,10 @@ def lock_and_load(match_id: int) -> tuple[Match, Game | None, list[Player]] | No
     if game is not None:
         game.match = match  # game.match without a query
     rest = row[match_width + game_width :]
-    players = [Player(*rest[start : start + 5]) for start in (0, 5) if rest[start] is not None]
+    width = len(fields(Player))
+    players = [
+        Player(*rest[start : start + width]) for start in (0, width) if rest[start] is not None
+    ]
     return match, game, players  # type: ignore[return-value]
 
 

@@ -133,8 +133,9 @@ def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
         match.opponent = user
         # The accepting player's own instance is left as it came (no rating cached on it).
         context.note_player(
-            user.pk, user.username, user.auto_roll, ratings_of([user.pk])[user.pk], True
-        )
+            user.pk, user.username, user.auto_roll, ratings_of([user.pk])[user.pk], True,
+            user.play_forced,
+        )  # fmt: skip
         _begin(context)
         context.save()
     return match
@@ -144,7 +145,7 @@ def _begin(context: Locked) -> None:
     """Both seats are filled: the engine starts game 1 with the opening roll."""
     context.run(
         lambda state: engine.begin(
-            state, dice=server_dice(), now=context.now, auto_roll=context.auto_roll_seats()
+            state, dice=server_dice(), now=context.now, **context.automation()
         )
     )
 

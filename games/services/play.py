@@ -42,7 +42,7 @@ def game_roll(*, user, match_id: int, version: int | None) -> Match:
         context.run(
             lambda state: engine.roll(
                 state, seat=seat, dice=server_dice(), now=context.now,
-                auto_roll=context.auto_roll_seats(),
+                **context.automation(),
             )
         )  # fmt: skip
         context.save()
@@ -58,7 +58,7 @@ def game_step_play(*, user, match_id: int, version: int | None, step: Step) -> M
         context.run(
             lambda state: engine.step(
                 state, seat=seat, step=step, dice=server_dice(), now=context.now,
-                auto_roll=context.auto_roll_seats(),
+                **context.automation(),
             )
         )  # fmt: skip
         context.save()
