@@ -210,6 +210,9 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
 # Snapshots a match socket may ask for per minute (each is a database read on the threads that
 # also run players' moves); resynchronisations the server starts itself are not counted.
 SNAPSHOT_REQUESTS_PER_MINUTE = int(os.environ.get("SNAPSHOT_REQUESTS_PER_MINUTE", "20"))
+# A player whose last socket to an active match closed has this long to come back before the
+# opponent may claim the match (reason `abandoned`; issue 17, the Serbian seed's "one minute").
+RECONNECT_WINDOW_SECONDS = int(os.environ.get("RECONNECT_WINDOW_SECONDS", "60"))
 # Private invite links a player may create per hour.
 PRIVATE_CHALLENGES_PER_HOUR = int(os.environ.get("PRIVATE_CHALLENGES_PER_HOUR", "20"))
 

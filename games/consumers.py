@@ -72,6 +72,10 @@ def _leave(command: Command, **player) -> Match:
     return services.match_resign(**player, left_table=True)
 
 
+def _claim(command: Command, **player) -> Match:
+    return services.match_claim_abandoned(**player)
+
+
 def _rematch(command: Command, **player) -> Match:
     return services.match_rematch_offer(**player)
 
@@ -89,6 +93,7 @@ PLAYER_COMMANDS: dict[str, Callable[..., Match]] = {
     "undo": _undo,
     "resign": _resign,
     "leave": _leave,
+    "claim": _claim,
     "rematch": _rematch,
     "rematch_decline": _rematch_decline,
 }
@@ -173,8 +178,7 @@ class MatchSocket(SiteSocket):
                 self._held = None
 
     async def _send_snapshot_of(self, version: int, state: dict[str, Any]) -> None:
-        players, spectators = await presence.presence_of(self.match_id)
-        state["presence"], state["spectators"] = players, spectators
+        state.update((await presence.presence_read(self.match_id)).message())
         side = None
         if self.seat is not None:
             side = next(p["side"] for p in state["match"]["players"] if p["seat"] == self.seat)
@@ -190,11 +194,8 @@ class MatchSocket(SiteSocket):
         )
 
     async def _broadcast_presence(self) -> None:
-        players, spectators = await presence.presence_of(self.match_id)
-        await publish_match_message(
-            self.match_id,
-            {"type": "match.presence", "presence": players, "spectators": spectators},
-        )
+        reading = await presence.presence_read(self.match_id)
+        await publish_match_message(self.match_id, {"type": "match.presence", **reading.message()})
 
     # --- Commands ---------------------------------------------------------------------------------
 
@@ -307,6 +308,8 @@ class MatchSocket(SiteSocket):
                 "type": "presence",
                 "presence": message["presence"],
                 "spectators": message["spectators"],
+                "away_ms": message["away_ms"],
+                "reconnect_seconds": message["reconnect_seconds"],
             }
         )
 

@@ -11,6 +11,7 @@ from games.models import (
     HeadException,
     Opening,
     RuleSetName,
+    TimeControl,
 )
 from games.rules.ruleset import PRESETS
 
@@ -54,6 +55,16 @@ class MatchCreateForm(forms.Form):
         required=False,
         empty_value=None,
     )
+    time_control = forms.ChoiceField(
+        label=_("Time control"),
+        choices=TimeControl.choices,
+        initial=TimeControl.TURN,
+        required=False,  # an older form (or a script) without it plays the per-turn clock
+        help_text=_(
+            "NARDEON and Omerta count time their own way; the two fields below are "
+            "for seconds per turn only (the Rules page explains each clock)."
+        ),
+    )
     turn_seconds = forms.TypedChoiceField(
         label=_("Time per turn"),
         coerce=int,
@@ -81,6 +92,8 @@ class MatchCreateForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        if cleaned.get("rated") and not cleaned.get("turn_seconds"):
+        cleaned["time_control"] = cleaned.get("time_control") or TimeControl.TURN
+        seed_clock = cleaned.get("time_control", TimeControl.TURN) != TimeControl.TURN
+        if cleaned.get("rated") and not cleaned.get("turn_seconds") and not seed_clock:
             self.add_error("turn_seconds", _("Untimed play is for casual matches only."))
         return cleaned

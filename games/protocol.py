@@ -28,7 +28,18 @@ from games.rules.clock import TimeControl, read_clock
 from games.rules.ruleset import OPTION_VALUES
 
 COMMAND_TYPES = frozenset(
-    {"roll", "step", "undo", "resign", "leave", "rematch", "rematch_decline", "snapshot", "ping"}
+    {
+        "roll",
+        "step",
+        "undo",
+        "resign",
+        "leave",
+        "claim",
+        "rematch",
+        "rematch_decline",
+        "snapshot",
+        "ping",
+    }
 )
 VERSIONED_COMMANDS = frozenset({"roll", "step", "undo"})
 

@@ -116,6 +116,7 @@ def lobby_state() -> dict[str, Any]:
                 "length": match.length,
                 "turn_seconds": match.turn_seconds,
                 "reserve_seconds": match.reserve_seconds,
+                "time_control": match.time_control,
                 "rated": match.rated,
             }
             for match in challenges

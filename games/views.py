@@ -45,6 +45,7 @@ def match_create(request: HttpRequest) -> HttpResponse:
             private=data["private"],
             head_exception=data["head_exception"],
             opening=data["opening"],
+            time_control=data["time_control"],
         )
     except services.CommandError as error:
         messages.error(request, error.message)

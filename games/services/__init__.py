@@ -6,7 +6,7 @@ rules are decided by the pure engine (games/rules/match), the rows are written t
 and the versioned events are published after commit. A refused command raises `CommandError` and
 changes nothing.
 
-- `lifecycle.py`: create, accept, cancel, resign or leave, rematch;
+- `lifecycle.py`: create, accept, cancel, resign or leave, claim an abandoned match, rematch;
 - `play.py`: roll, step, undo;
 - `clocks.py`: turn deadlines and stale matches.
 """
@@ -22,6 +22,7 @@ from games.services.errors import CommandError
 from games.services.lifecycle import (
     match_accept,
     match_cancel,
+    match_claim_abandoned,
     match_create,
     match_rematch_decline,
     match_rematch_offer,
@@ -40,6 +41,7 @@ __all__ = [
     "game_turn_undo",
     "match_accept",
     "match_cancel",
+    "match_claim_abandoned",
     "match_create",
     "match_rematch_decline",
     "match_rematch_offer",

@@ -16,7 +16,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import EndReason, Match, MatchStatus, rule_columns
+from games import presence
+from games.models import EndReason, Match, MatchStatus, TimeControl, rule_columns
 from games.rules import match as engine
 from games.rules import rule_set
 from games.services.context import Locked, locked, server_dice
@@ -40,8 +41,11 @@ def match_create(
     private: bool = False,
     head_exception: str | None = None,
     opening: str | None = None,
+    time_control: str = TimeControl.TURN,
 ) -> Match:
-    """An open challenge (or a private invite). Validates through the engine's RuleSet."""
+    """An open challenge (or a private invite). Validates through the engine's RuleSet; the
+    seeds' clocks (`time_control` other than "turn") have their own figures, so they take no
+    turn time or reserve (games/rules/clock.py)."""
     try:
         rules = rule_set(
             rule_set_name,
@@ -49,7 +53,11 @@ def match_create(
         )
     except ValueError as error:
         raise CommandError("bad_field", str(error)) from None
-    if rated and not turn_seconds:
+    if time_control not in TimeControl.values:
+        raise CommandError("bad_field", _("Choose one of the time controls offered."))
+    if time_control != TimeControl.TURN:
+        turn_seconds, reserve_seconds = None, 0
+    elif rated and not turn_seconds:
         raise CommandError("bad_field", _("Untimed play is for casual matches only."))
     match = Match(
         creator=creator,
@@ -57,6 +65,7 @@ def match_create(
         rule_set_name=rule_set_name,
         turn_seconds=turn_seconds or None,
         reserve_seconds=reserve_seconds,
+        time_control=time_control,
         rated=rated,
         **rule_columns(rules),
     )
@@ -162,6 +171,30 @@ def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:
     return context.match
 
 
+def match_claim_abandoned(*, user, match_id: int) -> Match:
+    """Claim the match of an opponent who has been away longer than the reconnect window (issue
+    17): a win, reason `abandoned`, rated as the match was. Locks the match row; refused while the
+    opponent is at the table or still within the window (games/presence.py)."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = context.seat_of(user)
+        if context.match.status != MatchStatus.ACTIVE:
+            raise CommandError("match_not_active", _("This match is not being played."))
+        away_ms = presence.seat_away_ms(match_id, 1 - seat)
+        if away_ms is None:
+            raise CommandError("opponent_present", _("Your opponent is at the table."))
+        window_ms = settings.RECONNECT_WINDOW_SECONDS * 1000
+        if away_ms < window_ms:
+            raise CommandError(
+                "reconnect_window",
+                _("Your opponent may still come back: %(seconds)s s left.")
+                % {"seconds": (window_ms - away_ms + 999) // 1000},
+            )
+        context.run(lambda state: engine.claim_abandoned(state, seat=seat, now=context.now))
+        context.save()
+    return context.match
+
+
 def match_rematch_offer(*, user, match_id: int) -> Match:
     """Offer a rematch, or accept the opponent's offer (a new match, same settings, both
     players seated, opening roll at once; its id is `match.rematch_id`). Locks the match row."""
@@ -186,6 +219,7 @@ def match_rematch_offer(*, user, match_id: int) -> Match:
             rule_set_name=match.rule_set_name,
             turn_seconds=match.turn_seconds,
             reserve_seconds=match.reserve_seconds,
+            time_control=match.time_control,
             rated=match.rated,
             **rule_columns(match.rules),
         )

@@ -17,12 +17,16 @@ from games.models import (
     Phase,
     RuleSetName,
     SixBlock,
+    TimeControl,
 )
 
 
 def test_stored_enum_values_never_change():
     assert MatchStatus.values == ["open", "active", "finished", "cancelled", "aborted"]
-    assert EndReason.values == ["finished", "resigned", "left", "timeouts", "aborted"]
+    assert EndReason.values == [
+        "finished", "resigned", "left", "timeouts", "aborted", "time", "abandoned",
+    ]  # fmt: skip
+    assert TimeControl.values == ["turn", "nardeon", "omerta"]
     assert GameResult.values == ["oin", "mars"]
     assert Phase.values == ["roll", "move", "over"]
     assert RuleSetName.values == ["traditional", "tournament"]

@@ -74,7 +74,9 @@ export function matchInfoText(model, t) {
   const parts = [t("match_to", { n: m.length })];
   const rulesName = m.rules && m.rules.name;
   if (rulesName) parts.push(t(`rules_${rulesName}`));
-  if (m.turn_seconds) {
+  if (m.time_control === "nardeon" || m.time_control === "omerta") {
+    parts.push(t(`clock_${m.time_control}`));
+  } else if (m.turn_seconds) {
     parts.push(t("per_turn", { s: m.turn_seconds }) + (m.reserve_seconds ? ` ${t("reserve", { s: m.reserve_seconds })}` : ""));
   } else {
     parts.push(t("untimed"));
