@@ -1,5 +1,5 @@
 """A player's record for the profile page (issue #13): rating, peak, history chart, results,
-mars given and taken, timeouts, win rate per rule set, head-to-head. Reads only; a fixed number of
+mars given and taken, timeouts, abandoned matches, win rate per rule set, head-to-head. Reads only; a fixed number of
 aggregate queries however many matches the player has.
 """
 
@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.db.models import Case, Count, F, Q, Sum, When, Window
 from django.db.models.functions import RowNumber
 
-from games.models import Game, Match, MatchStatus
+from games.models import EndReason, Game, Match, MatchStatus
 from ratings import chart, elo
 from ratings.models import Rating, RatingChange
 
@@ -40,6 +40,7 @@ class Record:
     mars_given: int
     mars_taken: int
     timeouts: int
+    abandoned: int  # matches lost by staying away past the reconnect window (issue 17)
     rule_sets: list[RuleSetRecord]
     head_to_head: tuple[int, int] | None  # (player's wins, viewer's wins) between them
 
@@ -115,18 +116,22 @@ def player_record(player, viewer=None) -> Record:
     per_rule_set = (
         matches.values("rule_set_name")
         .annotate(
-            played=Count("pk"), won=Count("pk", filter=Q(winner=player)), timeouts=Sum(timeouts)
+            played=Count("pk"),
+            won=Count("pk", filter=Q(winner=player)),
+            timeouts=Sum(timeouts),
+            abandoned=Count("pk", filter=Q(end_reason=EndReason.ABANDONED) & ~Q(winner=player)),
         )
         .order_by("rule_set_name")
-        .values_list("rule_set_name", "played", "won", "timeouts")
+        .values_list("rule_set_name", "played", "won", "timeouts", "abandoned")
     )  # one query: the totals are their sums
-    rule_sets, totals = [], {"won": 0, "lost": 0, "timeouts": 0}
-    for name, played, won, timeouts_there in per_rule_set:
+    rule_sets, totals = [], {"won": 0, "lost": 0, "timeouts": 0, "abandoned": 0}
+    for name, played, won, timeouts_there, abandoned in per_rule_set:
         label = Match(rule_set_name=name).get_rule_set_name_display()
         rule_sets.append(RuleSetRecord(label, played, won))
         totals["won"] += won
         totals["lost"] += played - won
         totals["timeouts"] += timeouts_there or 0
+        totals["abandoned"] += abandoned
     head_to_head = None
     if viewer is not None and viewer.is_authenticated and viewer.pk != player.pk:
         between = matches.filter(Q(creator=viewer) | Q(opponent=viewer)).aggregate(
@@ -143,6 +148,7 @@ def player_record(player, viewer=None) -> Record:
         mars_given=mars["given"],
         mars_taken=mars["taken"],
         timeouts=totals["timeouts"],
+        abandoned=totals["abandoned"],
         rule_sets=rule_sets,
         head_to_head=head_to_head,
     )
