@@ -5,4 +5,5 @@ from accounts import views
 urlpatterns = [
     path("@/<str:username>", views.profile, name="profile"),
     path("settings/", views.preferences, name="preferences"),
+    path("settings/sounds/", views.sounds, name="preferences_sounds"),
 ]

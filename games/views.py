@@ -78,6 +78,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             if finished
             else "",
             "invite_url": invite_url,
+            "you_play": match.seat_of(request.user.pk) is not None,
             # The page's rule-set names (`rules_<name>` strings) come from the engine's presets.
             "rule_set_choices": RuleSetName.choices,
         },

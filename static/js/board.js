@@ -5,7 +5,7 @@
 // The bar is in the middle; the borne-off trays sit to the right (own tray bottom, opponent's top).
 // The numbering helpers live in points.js, the move notation in notation.js; they are re-exported
 // here so a page imports the board from one module.
-import { borneOff, diceFaces, indexToOwnPoint, otherSide } from "./points.js";
+import { borneOff, diceFaces, indexToOwnPoint, otherSide, ownPointToIndex } from "./points.js";
 
 export * from "./points.js";
 export * from "./notation.js";
@@ -30,6 +30,39 @@ const MID_Y = G.fieldTop + G.pointHeight + G.middle / 2; // 244
 export function pointSlot(viewerPoint) {
   if (viewerPoint >= 13) return { row: "top", col: viewerPoint - 13 };
   return { row: "bottom", col: 12 - viewerPoint };
+}
+
+/** The board key (index, or "off" for the viewer's tray) at a screen slot, for a viewer. */
+export function keyAtSlot(orientation, row, col) {
+  if (row === "bottom" && col >= 12) return "off";
+  const point = row === "top" ? col + 13 : 12 - col;
+  return ownPointToIndex(orientation, point);
+}
+
+/**
+ * Where the keyboard cursor goes from board key `key` on an arrow key (issue 17, keyboard play):
+ * left and right along the row as drawn, up and down to the other row; the viewer's tray is past
+ * the bottom row's right end. Pure.
+ */
+export function cursorStep(orientation, key, arrow) {
+  const slot = key === "off" ? { row: "bottom", col: 12 } : pointSlot(indexToOwnPoint(orientation, key));
+  let { row, col } = slot;
+  if (arrow === "ArrowLeft") col = Math.max(0, col - 1);
+  else if (arrow === "ArrowRight") col = Math.min(row === "bottom" ? 12 : 11, col + 1);
+  else if (arrow === "ArrowUp") {
+    row = "top";
+    col = Math.min(col, 11);
+  } else if (arrow === "ArrowDown") row = "bottom";
+  return keyAtSlot(orientation, row, col);
+}
+
+/** The screen reader's words for a point (English; pages pass their translated `describe`). */
+export function describePoint({ point, count, colour, source, destination, selected, tray }) {
+  const parts = [tray ? `Borne off: ${count}` : `Point ${point}: ${count ? `${count} ${colour}` : "empty"}`];
+  if (selected) parts.push("selected");
+  if (source) parts.push("can move");
+  if (destination) parts.push("move here");
+  return parts.join(", ");
 }
 
 /** Centre x of screen column `col` (0..11). */
@@ -90,18 +123,22 @@ function drawDie(parent, cx, cy, size, value, used) {
  * options.onMove(from, to) is called when the viewer picks a source and a destination.
  */
 export class BoardView {
-  constructor(container, { onMove = () => {}, label = "Board" } = {}) {
+  constructor(container, { onMove = () => {}, label = "Board", describe = describePoint, colours = { w: "white", b: "black" } } = {}) {
     this.container = container;
     this.onMove = onMove;
+    this.describe = describe;
+    this.colours = colours;
     this.model = null;
     this.selected = null;
+    this.cursor = null; // the keyboard's point (a board key)
     this.drag = null;
     this.suppressClick = false;
     this.svg = el("svg", {
-      viewBox: `0 0 ${G.width} ${G.height}`, class: "board-svg", role: "img", "aria-label": label,
+      viewBox: `0 0 ${G.width} ${G.height}`, class: "board-svg", role: "group", "aria-label": label,
       preserveAspectRatio: "xMidYMid meet",
     });
     container.appendChild(this.svg);
+    this.svg.addEventListener("keydown", (e) => this._onKey(e));
     this.svg.addEventListener("click", (e) => this._onClick(e));
     this.svg.addEventListener("pointerdown", (e) => this._onPointerDown(e));
     this.svg.addEventListener("pointermove", (e) => this._onPointerMove(e));
@@ -122,10 +159,12 @@ export class BoardView {
 
   render(model) {
     this._endDrag(false);
+    const focused = this.svg.contains(this.svg.ownerDocument.activeElement);
     this.model = model;
     const legal = this._legalMap();
     if (this.selected !== null && !legal.has(this.selected)) this.selected = null;
     this._draw(legal);
+    if (focused) this._focusCursor(); // the redrawn board keeps the keyboard where it was
   }
 
   clearSelection() {
@@ -158,7 +197,15 @@ export class BoardView {
     for (let index = 0; index < 24; index++) {
       const lay = layoutIndex(orientation, index);
       const top = lay.row === "top";
-      const g = el("g", { class: "pt", "data-point": lay.point, "data-index": index }, svg);
+      const here = m.board[index];
+      const g = el("g", {
+        class: "pt", "data-point": lay.point, "data-index": index, role: "button",
+        tabindex: this._cursorKey(legal) === index ? 0 : -1,
+        "aria-label": this.describe({
+          point: lay.point, count: Math.abs(here), colour: this.colours[here > 0 ? "w" : "b"],
+          source: legal.has(index), destination: dests.includes(index), selected: this.selected === index,
+        }),
+      }, svg);
       if (legal.has(index)) g.classList.add("legal-source");
       if (this.selected === index) g.classList.add("selected");
       if (dests.includes(index)) g.classList.add("legal-destination");
@@ -207,6 +254,11 @@ export class BoardView {
       if (which === "near") {
         attrs["data-point"] = 0;
         attrs["data-index"] = "off";
+        attrs.role = "button";
+        attrs.tabindex = this._cursorKey(legal) === "off" ? 0 : -1;
+        attrs["aria-label"] = this.describe({
+          tray: true, count: borneOff(m.board, side), colour: this.colours[side], destination: dests.includes("off"),
+        });
       }
       const g = el("g", attrs, svg);
       if (which === "near" && dests.includes("off")) g.classList.add("legal-destination");
@@ -240,6 +292,44 @@ export class BoardView {
       faces.forEach((f, i) => {
         drawDie(g, halfCenter - total / 2 + size / 2 + i * (size + gap), MID_Y, size, f.value, f.used);
       });
+    }
+  }
+
+  /** The point the keyboard is on: kept while it exists, else the first that can move. */
+  _cursorKey(legal) {
+    if (this.cursor === null || this.cursor === undefined) {
+      const first = legal && legal.size ? legal.keys().next().value : null;
+      return first !== null && first !== undefined ? first : ownPointToIndex(this.model.orientation || "w", 24);
+    }
+    return this.cursor;
+  }
+
+  _focusCursor() {
+    const key = this._cursorKey(this._legalMap());
+    const node = key === "off" ? this.svg.querySelector(".tray.near") : this.svg.querySelector(`.pt[data-index="${key}"]`);
+    if (node && typeof node.focus === "function") node.focus();
+  }
+
+  /** Keyboard play: arrows move along the board, Enter or Space picks, Escape lets go. */
+  _onKey(e) {
+    if (!this.model) return;
+    const orientation = this.model.orientation || "w";
+    if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key)) {
+      this.cursor = cursorStep(orientation, this._cursorKey(this._legalMap()), e.key);
+      this._draw(this._legalMap());
+      this._focusCursor();
+      e.preventDefault();
+    } else if (e.key === "Enter" || e.key === " ") {
+      if (this._legalMap().size === 0) return; // nothing to pick: the page's keys (roll) apply
+      this.cursor = this._cursorKey(this._legalMap());
+      this._pick(this.cursor);
+      this._focusCursor();
+      e.preventDefault();
+      e.stopPropagation();
+    } else if (e.key === "Escape" && this.selected !== null) {
+      this.clearSelection();
+      this._focusCursor();
+      e.preventDefault();
     }
   }
 

@@ -32,6 +32,17 @@ export const DEFAULT_STRINGS = {
   by_server: "played by the server", score: "Score", you: "you", replay: "Replay",
   error: "Error: {message}",
   rating_change: "{name}: rating {before} → {after} ({delta})",
+  clock_nardeon: "NARDEON clock: 12 s a turn, then a 2-minute reserve", clock_omerta: "Omerta clock: 90 s a step",
+  which_dice: "Which dice?", cancel: "Cancel",
+  away_countdown: "Your opponent is disconnected: {time} to come back.",
+  away_claim: "Your opponent did not come back. Claim the win, or keep waiting.",
+  away_waiting: "Waiting for your opponent; you may still claim the win.",
+  confirm_claim: "Claim the win? Your opponent loses the match as abandoned.",
+  reason_time: "ran out of time", reason_abandoned: "abandoned",
+  sound_on: "Sound on", sound_off: "Sound off", notify_title: "Your turn", notify_body: "It is your turn.",
+  white_checkers: "white", black_checkers: "black",
+  sr_point: "Point {point}: {n} {colour}", sr_empty: "Point {point}: empty", sr_tray: "Borne off: {n}",
+  sr_selected: "selected", sr_source: "can move", sr_destination: "move here",
 };
 
 export function sideName(t, side) {
