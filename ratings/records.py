@@ -1,6 +1,6 @@
 """A player's record for the profile page (issue #13): rating, peak, history chart, results,
-mars given and taken, timeouts, abandoned matches, win rate per rule set, head-to-head. Reads only; a fixed number of
-aggregate queries however many matches the player has.
+mars given and taken, timeouts, abandoned matches, win rate per rule set, head-to-head. Reads
+only; a fixed number of aggregate queries however many matches the player has.
 """
 
 from __future__ import annotations

@@ -112,8 +112,10 @@ def test_an_omerta_step_restarts_the_timer_on_the_row(players, fixed_dice):
     fixed_dice(6, 6)
     services.game_roll(user=white, match_id=match.pk, version=match.version)
     before = Game.objects.get(match=match)
-    services.game_step_play(user=white, match_id=match.pk, version=Match.objects.get(pk=match.pk).version,
-                            step=services_step(24, 18, 6))  # fmt: skip
+    version = Match.objects.get(pk=match.pk).version
+    services.game_step_play(
+        user=white, match_id=match.pk, version=version, step=services_step(24, 18, 6)
+    )
     after = Game.objects.get(match=match)
     assert after.steps_timed == 1 and after.clock_started_at > before.clock_started_at
     assert after.turn_deadline == after.clock_started_at + timedelta(seconds=90)
