@@ -95,3 +95,5 @@ NARDEON_FREE_SECONDS = 12
 NARDEON_RESERVE_SECONDS = 120
 NARDEON_TURN_LIMIT_SECONDS = 60
 OMERTA_STEP_SECONDS = 90
+# The seeds' clocks go by their sites' names, the same in every language.
+SEED_CLOCK_NAMES: dict[str, str] = {"nardeon": "NARDEON", "omerta": "Omerta"}

@@ -35,15 +35,13 @@ function fill(table, rows, emptyText, columns) {
 
 // The page's language comes with the strings (templates/games/_lobby_lists.html); the socket sends codes.
 const seconds = (s) => (strings.seconds || "{s} s").replace("{s}", s);
-// The seeds' clocks are known by their sites' names, the same in every language (docs/protocol.md).
-const SEED_CLOCKS = { nardeon: "NARDEON", omerta: "Omerta" };
 const rulesName = (code) => (strings.rules && strings.rules[code]) || code;
 
 function render(message) {
   fill(document.getElementById("open-challenges"), message.open.map((c) => {
     const tr = document.createElement("tr");
     tr.dataset.matchId = c.id;
-    const time = SEED_CLOCKS[c.time_control] ||
+    const time = c.clock_name ||
       (c.turn_seconds ? seconds(c.turn_seconds) + (c.reserve_seconds ? ` + ${seconds(c.reserve_seconds)}` : "") : "∞");
     tr.append(cell(c.creator), cell(c.rating), cell(rulesName(c.rules)), cell(c.length), cell(time),
       cell(c.rated ? strings.rated : strings.casual), link(`/matches/${c.id}/`, strings.view));
