@@ -1,0 +1,115 @@
+"""Issue 17 in a real browser against the real site: a whole turn played with the keyboard only
+(roll, pick, undo, pick again), and a turn played by one drag of one checker by both dice (the page
+sends two ordinary steps). Screenshots of both at phone and desktop sizes go to /tmp/table-shots/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from games import services
+from games.dice import push_test_dice
+from games.models import Game, Turn
+from tests.e2e.test_live_match import logged_in_page, off_the_browser_thread, seam_site
+from tests.factories import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+__all__ = ["seam_site"]  # the fixture, used by name below
+
+SHOTS = Path("/tmp/table-shots")
+
+
+def _match_page(browser, site, client, name: str, viewport: dict):
+    white, black = make_user(f"{name}_w"), make_user(f"{name}_b")
+    match = off_the_browser_thread(services.match_create, creator=white, turn_seconds=120)
+    push_test_dice(6, 1, 6, 5)  # White starts; then White rolls 6-5
+    off_the_browser_thread(services.match_accept, user=black, match_id=match.pk)
+    page = logged_in_page(browser, site, client.__class__, white)
+    page.set_viewport_size(viewport)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{site.url}/matches/{match.pk}/")
+    page.wait_for_selector('#match-app[data-phase="roll"][data-side="w"]')
+    return match, page, errors
+
+
+def _wait_version_after(page, version: str) -> None:
+    page.wait_for_function(
+        "v => document.querySelector('#match-app').dataset.version !== v", arg=version
+    )
+
+
+def _press(page, key: str) -> None:
+    version = page.locator("#match-app").get_attribute("data-version")
+    page.keyboard.press(key)
+    _wait_version_after(page, version)
+
+
+@pytest.mark.parametrize(
+    "viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}]
+)
+def test_a_turn_played_with_the_keyboard_only(browser, seam_site, client, viewport):
+    match, page, errors = _match_page(
+        browser, seam_site, client, f"keys{viewport['width']}", viewport
+    )
+    _press(page, "r")  # roll
+    page.wait_for_selector('#match-app[data-phase="move"]')
+    # Tab into the board: the keyboard cursor starts on a checker that can move (own 24).
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('pt')"):
+            break
+    focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert focused.startswith("Point 24: 15 white") and "can move" in focused, focused
+    page.keyboard.press("Enter")  # pick the head checker
+    for _ in range(6):
+        page.keyboard.press("ArrowLeft")  # along the top row to own 18
+    assert "move here" in page.evaluate("document.activeElement.getAttribute('aria-label')")
+    _press(page, "Enter")  # 24/18 with the 6
+    _press(page, "u")  # undo it
+    assert page.evaluate("window.matchApp.view.game.steps") == []
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # not a source: nothing picked
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # own 24 again
+    for _ in range(6):
+        page.keyboard.press("ArrowLeft")
+    _press(page, "Enter")  # 24/18
+    page.keyboard.press("Enter")  # the checker on 18
+    for _ in range(5):
+        page.keyboard.press("ArrowLeft")  # to own 13
+    page.screenshot(path=str(SHOTS / f"keyboard-{viewport['width']}.png"))
+    _press(page, "Enter")  # 18/13: the turn is complete and passes
+    page.wait_for_selector('#match-app[data-turn="b"]')
+    game = Game.objects.get(match=match)
+    turn = Turn.objects.get(game=game, number=1)
+    assert turn.steps == [[24, 18, 6], [18, 13, 5]] and not turn.by_server
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    "viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}]
+)
+def test_one_drag_moves_one_checker_by_both_dice(browser, seam_site, client, viewport):
+    match, page, errors = _match_page(
+        browser, seam_site, client, f"drag{viewport['width']}", viewport
+    )
+    page.locator("#roll-button").click()
+    page.wait_for_selector('#match-app[data-phase="move"]')
+    # Own 13 (board index 12) is offered as a destination of the head checker: 6 + 5.
+    combined = page.evaluate("window.matchApp.view.game.combined_moves")
+    assert combined == [[[24, 18, 6], [18, 13, 5]]]
+    source = page.locator('.pt[data-index="23"] .checker.top').bounding_box()
+    target = page.locator('.pt[data-index="12"] .pt-hit').bounding_box()
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=12)
+    page.screenshot(path=str(SHOTS / f"drag-{viewport['width']}.png"))
+    page.mouse.up()
+    page.wait_for_selector('#match-app[data-turn="b"]')
+    turn = Turn.objects.get(game=Game.objects.get(match=match), number=1)
+    assert turn.steps == [[24, 18, 6], [18, 13, 5]] and not turn.by_server
+    page.screenshot(path=str(SHOTS / f"after-drag-{viewport['width']}.png"))
+    assert errors == []
