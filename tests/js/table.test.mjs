@@ -162,3 +162,17 @@ test("shortcuts: Space or R rolls, U or Backspace undoes", () => {
   assert.equal(shortcut({ key: "Backspace" }), "undo");
   assert.equal(shortcut({ key: "x" }), null);
 });
+
+test("a NARDEON clock shows the free seconds, then the time really left (60 s at most)", async () => {
+  const { clockFaces } = await import("../../static/js/match/clocks.js");
+  const state = scenarioSnapshot("white_move").state;
+  state.match.time_control = "nardeon";
+  state.match.turn_seconds = null;
+  state.match.reserve_seconds = 0;
+  state.game.clock = { turn_ms_left: 12000, deadline_ms_left: 60000, reserve_ms: { w: 120000, b: 120000 }, running: true };
+  assert.deepEqual(clockFaces(state, 0).w, { clock: "0:12", low: false, reserve: "+2:00" });
+  // 30 s in: 18 s of reserve spent, but the turn's limit leaves 30 s.
+  assert.deepEqual(clockFaces(state, 30000).w, { clock: "0:00", low: false, reserve: "+0:30" });
+  assert.equal(clockFaces(state, 51000).w.low, true);
+  assert.equal(clockFaces(state, 0).b.reserve, "+2:00");
+});
