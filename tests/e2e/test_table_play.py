@@ -11,6 +11,7 @@ import pytest
 from games import services
 from games.dice import push_test_dice
 from games.models import Game, Turn
+from tests.conftest import start_site, stop_process
 from tests.e2e.test_live_match import logged_in_page, off_the_browser_thread, seam_site
 from tests.factories import make_user
 
@@ -112,4 +113,81 @@ def test_one_drag_moves_one_checker_by_both_dice(browser, seam_site, client, vie
     turn = Turn.objects.get(game=Game.objects.get(match=match), number=1)
     assert turn.steps == [[24, 18, 6], [18, 13, 5]] and not turn.by_server
     page.screenshot(path=str(SHOTS / f"after-drag-{viewport['width']}.png"))
+    assert errors == []
+
+
+@pytest.fixture
+def short_window_site(test_database_name, settings):
+    settings.DEBUG = True
+    settings.NARDY_TEST_DICE = True
+    running = start_site(
+        test_database_name, NARDY_TEST_DICE="1", RECONNECT_WINDOW_SECONDS="3",
+        SOCKET_RATE_LIMIT_MESSAGES="5000",
+    )  # fmt: skip
+    yield running
+    push_test_dice()
+    stop_process(running.process)
+
+
+def test_a_bear_off_that_can_end_two_ways_asks_which_dice(browser, short_window_site, client):
+    match, page, errors = _match_page(
+        browser, short_window_site, client, "choice", {"width": 390, "height": 844}
+    )
+    # White bears off: one checker on its 5, the rest on its 2; 6-3 can take the 5 off with the 6
+    # alone, or 5/2/off with both dice.
+    game = Game.objects.get(match=match)
+    board = [0] * 24
+    board[4], board[1], board[11] = 1, 14, -15
+    Game.objects.filter(pk=game.pk).update(
+        board=board, turn_board=board, white_has_moved=True, black_has_moved=True
+    )
+    push_test_dice(6, 3)
+    page.reload()
+    page.wait_for_selector('#match-app[data-phase="roll"]')
+    page.locator("#roll-button").click()
+    page.wait_for_selector('#match-app[data-phase="move"]')
+    page.locator('.pt[data-index="4"]').click()
+    page.locator(".tray.near").click()
+    choice = page.locator("#move-choice")
+    choice.wait_for(state="visible")
+    assert choice.locator("button.choice").all_text_contents() == ["6", "3 + 6"]
+    page.screenshot(path=str(SHOTS / "choice-390.png"))
+    version = page.locator("#match-app").get_attribute("data-version")
+    choice.locator("button.choice", has_text="3 + 6").click()
+    page.wait_for_function(
+        "v => Number(document.querySelector('#match-app').dataset.version) >= Number(v) + 2",
+        arg=version,
+    )
+    page.wait_for_selector('#match-app[data-turn="b"]')
+    game.refresh_from_db()
+    assert game.board[4] == 0 and game.board[1] == 14
+    assert Turn.objects.get(game=game, number=1).steps == [[5, 2, 3], [2, 0, 6]]
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    "viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}]
+)
+def test_an_opponent_who_never_comes_back_can_be_claimed(
+    browser, short_window_site, client, viewport
+):
+    match, page, errors = _match_page(
+        browser, short_window_site, client, f"claim{viewport['width']}", viewport
+    )
+    note = page.locator("#away-note")
+    note.wait_for(state="visible")
+    page.locator("#claim-button").wait_for(state="visible")  # the 3-second window ran out
+    assert page.locator("#wait-button").is_visible()
+    page.screenshot(path=str(SHOTS / f"claim-{viewport['width']}.png"))
+    page.locator("#wait-button").click()
+    assert not page.locator("#wait-button").is_visible()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#claim-button").click()
+    white = match.creator.username
+    page.wait_for_selector(f'#match-app[data-result="{white}:abandoned"]')
+    page.screenshot(path=str(SHOTS / f"claimed-{viewport['width']}.png"))
+    match.refresh_from_db()
+    assert (match.status, match.end_reason, match.winner_id) == (
+        "finished", "abandoned", match.creator_id,
+    )  # fmt: skip
     assert errors == []
