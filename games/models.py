@@ -155,7 +155,11 @@ class Match(models.Model):
     # How the time is counted (games/rules/clock.py); the seeds' clocks have fixed figures, so
     # turn_seconds and reserve_seconds belong to the platform's "turn" clock only.
     time_control = models.CharField(
-        _("time control"), max_length=16, choices=TimeControl.choices, default=TimeControl.TURN
+        _("time control"),
+        max_length=16,
+        choices=TimeControl.choices,
+        default=TimeControl.TURN,
+        db_default=TimeControl.TURN,  # rows written before it (or by raw SQL) keep today's clock
     )
     rated = models.BooleanField(_("rated"), default=True)
 
@@ -348,7 +352,7 @@ class Game(models.Model):
     # When the running timer started (the turn's start, or an Omerta step that restarted it) and
     # how many steps into the turn that step was (games/rules/clock.py).
     clock_started_at = models.DateTimeField(null=True, blank=True)
-    steps_timed = models.PositiveSmallIntegerField(default=0)
+    steps_timed = models.PositiveSmallIntegerField(default=0, db_default=0)
 
     result = models.CharField(max_length=4, choices=GameResult.choices, blank=True)
     winner_side = models.CharField(max_length=1, blank=True)
