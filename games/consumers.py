@@ -308,8 +308,11 @@ class MatchSocket(SiteSocket):
                 "type": "presence",
                 "presence": message["presence"],
                 "spectators": message["spectators"],
-                "away_ms": message["away_ms"],
-                "reconnect_seconds": message["reconnect_seconds"],
+                # .get: a message published by a process of the previous release has neither.
+                "away_ms": message.get("away_ms", {"0": None, "1": None}),
+                "reconnect_seconds": message.get(
+                    "reconnect_seconds", settings.RECONNECT_WINDOW_SECONDS
+                ),
             }
         )
 
