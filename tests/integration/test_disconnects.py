@@ -51,7 +51,8 @@ def start_daphne(database_name: str) -> tuple[subprocess.Popen, int]:
         cwd=ROOT, env=environment, start_new_session=True,
     )  # fmt: skip
     wait_for(
-        lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5).status == 200,
+        # /healthz also wants a Celery worker; these processes only serve sockets.
+        lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/rules/", timeout=5).status == 200,
         PROCESS_START_TIMEOUT, "Daphne", process,
     )  # fmt: skip
     return process, port
