@@ -38,7 +38,7 @@ export const DEFAULT_STRINGS = {
   away_claim: "Your opponent did not come back. Claim the win, or keep waiting.",
   away_waiting: "Waiting for your opponent; you may still claim the win.",
   confirm_claim: "Claim the win? Your opponent loses the match as abandoned.",
-  reason_time: "ran out of time", reason_abandoned: "abandoned",
+  reason_time: "the opponent ran out of time", reason_abandoned: "the opponent did not come back",
   sound_on: "Sound on", sound_off: "Sound off", notify_title: "Your turn", notify_body: "It is your turn.",
   white_checkers: "white", black_checkers: "black",
   sr_point: "Point {point}: {n} {colour}", sr_empty: "Point {point}: empty", sr_tray: "Borne off: {n}",

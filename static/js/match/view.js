@@ -162,6 +162,8 @@ export class MatchView {
     this.renderPlayers(model, ui);
     const live = ui.connection === "open";
     showButtons(root, buttonStates(model, this.t, { pending: !!ui.pending, live, flipped: ui.flipped }));
+    const notify = this.$("notify-button");
+    if (notify) notify.hidden = v.match.status !== "active" && v.match.status !== "open";
     this.renderScore(model);
     this.renderMoves(model);
     this.renderSpectators(model);
