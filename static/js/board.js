@@ -88,6 +88,13 @@ export class BoardView {
   }
 
   render(model) {
+    if (this.drag && this.drag.active) {
+      // A checker is being dragged: a new state (a presence update, the clock's owner's event)
+      // waits for the drop instead of snatching the checker from under the pointer.
+      this.deferred = model;
+      return;
+    }
+    this.deferred = null;
     this._endDrag(false);
     const focused = this.svg.contains(this.svg.ownerDocument.activeElement);
     this.model = model;
@@ -347,10 +354,17 @@ export class BoardView {
     const dests = this._legalMap().get(d.key) || [];
     if (key !== undefined && dests.includes(key)) {
       this.selected = null;
-      this.onMove(d.key, key);
+      this.onMove(d.key, key); // the page redraws (and drops any deferred state) if it moved
     } else {
       this._draw(this._legalMap()); // keep the source selected: a click can finish the move
     }
+    this._renderDeferred();
+  }
+
+  _renderDeferred() {
+    const deferred = this.deferred;
+    this.deferred = null;
+    if (deferred) this.render(deferred);
   }
 
   _endDrag(redraw = true) {
@@ -358,6 +372,7 @@ export class BoardView {
     this.drag = null;
     if (d && d.ghost) d.ghost.remove();
     if (d && d.active && redraw && this.model) this._draw(this._legalMap());
+    if (redraw) this._renderDeferred();
   }
 }
 

@@ -133,3 +133,45 @@ def services_step(source: int, destination: int, die: int):
     from games.rules import Step
 
     return Step(source, destination, die)
+
+
+@pytest.mark.parametrize(
+    "value", ["blitz", "x" * 5000, "NARDEON", "turn\x00", "", "['omerta']", "omerta ", "1"]
+)
+def test_hostile_time_controls_on_the_create_form_change_nothing(client, players, value):
+    creator = players[1]
+    client.force_login(creator)
+    before = Match.objects.count()
+    response = client.post(
+        reverse("match_create"),
+        {"rule_set_name": "traditional", "turn_seconds": 60, "reserve_seconds": 0,
+         "time_control": value, "head_exception": "classic", "opening": "reroll"},
+    )  # fmt: skip
+    created = Match.objects.filter(creator=creator)
+    if value == "":  # left out: the per-turn clock, as before the field existed
+        assert response.status_code == 302 and created.get().time_control == "turn"
+    else:
+        assert response.status_code == 400 and Match.objects.count() == before
+
+
+@pytest.mark.parametrize("value", ["2", "", "true", "x" * 10000, "1\x00"])
+def test_the_sound_toggle_refuses_anything_but_0_or_1(client, players, value):
+    user = players[0]
+    client.force_login(user)
+    response = client.post(reverse("preferences_sounds"), {"muted": value})
+    assert response.status_code == 400
+    user.refresh_from_db()
+    assert user.sounds_muted is False
+
+
+def test_the_sound_toggle_is_remembered_on_the_account(client, players):
+    user = players[0]
+    client.force_login(user)
+    assert client.post(reverse("preferences_sounds"), {"muted": "1"}).status_code == 204
+    user.refresh_from_db()
+    assert user.sounds_muted is True
+    page = client.get(reverse("match", kwargs={"match_id": Match.objects.first().pk}))
+    assert 'data-sounds-muted="true"' in page.content.decode()
+    assert client.get(reverse("preferences_sounds")).status_code == 405
+    client.logout()
+    assert client.post(reverse("preferences_sounds"), {"muted": "0"}).status_code == 302
