@@ -34,6 +34,7 @@ class Player:
     username: str
     auto_roll: bool
     rating: int | None  # None until the player's first rated match
+    experience: int | None
     is_active: bool
     play_forced: bool
 
@@ -61,8 +62,8 @@ def _statements() -> tuple[str, str]:
         seat_column = _quote(Match._meta.get_field(seat_field).column)
         players.append(
             f"{alias}.id, {alias}.{_quote('username')}, {alias}.{_quote('auto_roll')}, "
-            f"{alias}r.{_quote('value')}, {alias}.{_quote('is_active')}, "
-            f"{alias}.{_quote('play_forced')}"
+            f"{alias}r.{_quote('value')}, {alias}r.{_quote('experience')}, "
+            f"{alias}.{_quote('is_active')}, {alias}.{_quote('play_forced')}"
         )
         joins.append(
             f"LEFT JOIN {user_table} {alias} ON {alias}.id = m.{seat_column} "
