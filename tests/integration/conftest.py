@@ -12,7 +12,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.games.conftest import fixed_dice  # noqa: F401 - the dice seam, for these tests too
 
 
 @pytest.fixture(scope="session")
