@@ -22,7 +22,9 @@ export function alertsFor(msg, before, after, seat) {
 function isSeatToAct(state, seat) {
   if (!state || !state.game || !state.match || state.match.status !== "active") return false;
   const me = state.match.players.find((p) => p.seat === seat);
-  return !!(me && me.side === state.game.turn && state.game.phase !== "over");
+  // The side whose clock runs acts: the mover, or the answerer while a double is offered (cube).
+  const acting = (state.game.clock && state.game.clock.side) || state.game.turn;
+  return !!(me && me.side === acting && state.game.phase !== "over");
 }
 
 /**
