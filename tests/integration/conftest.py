@@ -13,7 +13,6 @@ from collections.abc import Iterator
 import pytest
 
 
-
 @pytest.fixture(scope="session")
 def production() -> Iterator[object]:
     if shutil.which("nginx") is None and not os.path.exists("/usr/sbin/nginx"):
