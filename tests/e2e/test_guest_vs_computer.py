@@ -65,7 +65,7 @@ def test_a_guest_plays_the_computer_then_signs_up_and_keeps_the_match(browser, c
     page.click("#computer-form button[type=submit]")
     page.wait_for_url(re.compile(r".*/matches/\d+/$"))
     match_id = int(re.search(r"/matches/(\d+)/", page.url).group(1))
-    page.wait_for_selector("#match-app[data-version]")
+    page.wait_for_selector("#match-app[data-version]:not([data-version=''])")
     assert "Bot-Beginner" in page.locator("#match-app").inner_text()
     assert page.locator(".bot-mark").count() >= 1
 
