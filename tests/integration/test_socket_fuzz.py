@@ -19,6 +19,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from websockets.asyncio.client import connect
 
+from chat.consumers import CHAT_COMMANDS
 from chat.models import MAX_CHAT_LENGTH, ChatMessage, ChatMute
 from games import services
 from games.models import Game, Match
@@ -271,15 +272,19 @@ def test_hostile_frames_in_a_match_against_the_computer_change_nothing(
     assert summary["frames"] == BOT_MATCH_FRAMES and summary["acks"] == 0
     assert summary["errors"] >= BOT_MATCH_FRAMES // 2, summary
     assert summary["not_your_turn"] > 0, summary
+    # The bot has no socket, yet claiming it as abandoned is refused: it is always at the table.
+    assert summary["opponent_present"] > 0, summary
 
 
 async def _fuzz_out_of_turn(site, match_id: int, cookie: str) -> dict[str, int]:
     rng = random.Random(SEED + 16)
     url = f"ws://127.0.0.1:{site.port}/ws/matches/{match_id}/"
     read_state = sync_to_async(_state)
-    counts = {"frames": 0, "errors": 0, "acks": 0, "not_your_turn": 0}
+    counts = {"frames": 0, "errors": 0, "acks": 0, "not_your_turn": 0, "opponent_present": 0}
     before = await read_state(match_id)
-    types = sorted(COMMAND_TYPES - {"resign", "leave"})
+    # Every turn and table command (a claim too: the bot never leaves); the chat is no turn
+    # command (a valid message is stored and acked) and has its own cases in the fuzz above.
+    types = sorted(COMMAND_TYPES - {"resign", "leave"} - set(CHAT_COMMANDS))
     async with connect(url, origin=site.url, additional_headers={"Cookie": cookie}) as person:
         snapshot = json.loads(await person.recv())
         assert snapshot["type"] == "snapshot" and snapshot["state"]["match"]["players"][1]["bot"]
@@ -294,6 +299,7 @@ async def _fuzz_out_of_turn(site, match_id: int, cookie: str) -> dict[str, int]:
                 counts["acks"] += message["type"] == "ack"
                 counts["errors"] += message["type"] == "error"
                 counts["not_your_turn"] += message.get("code") == "not_your_turn"
+                counts["opponent_present"] += message.get("code") == "opponent_present"
                 assert message.get("code") != "internal", (number, sent, message)
             counts["frames"] += 1
             assert await read_state(match_id) == before, (number, sent)
