@@ -27,6 +27,15 @@ class User(AbstractUser):
         default=False,
         help_text=_("Roll the dice for me as soon as my turn starts."),
     )
+    # Issue 17: the server plays a turn at once when the roll leaves exactly one legal turn.
+    play_forced = models.BooleanField(
+        _("play forced turns for me"),
+        default=False,
+        db_default=False,
+        help_text=_("When the roll leaves exactly one legal turn, play it at once."),
+    )
+    # Issue 17: the match page's sounds, muted or not, remembered for the player on any device.
+    sounds_muted = models.BooleanField(_("mute sounds"), default=False, db_default=False)
     # Bots play as real accounts (issue #16); they never appear on the leaderboards (issue #13).
     is_bot = models.BooleanField(_("bot"), default=False)
     # A bot's strength, one of the engine's levels (games/rules/bots.py); empty for people.

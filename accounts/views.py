@@ -96,6 +96,17 @@ def preferences(request: HttpRequest) -> HttpResponse:
     )
 
 
+@login_required
+@require_POST
+def sounds(request: HttpRequest) -> HttpResponse:
+    """The match page's mute toggle, remembered on the account (issue 17): `muted` is 1 or 0."""
+    muted = request.POST.get("muted")
+    if muted not in ("0", "1"):
+        return HttpResponse(_("muted must be 0 or 1."), status=400)
+    User.objects.filter(pk=request.user.pk).update(sounds_muted=muted == "1")
+    return HttpResponse(status=204)
+
+
 @require_POST
 def set_language(request: HttpRequest) -> HttpResponse:
     """Django's selector view (cookie, redirect back), and the choice saved on a signed-in user.

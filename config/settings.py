@@ -240,6 +240,9 @@ BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "1.0"))
 # guest account is kept.
 GUESTS_PER_ADDRESS_PER_HOUR = int(os.environ.get("GUESTS_PER_ADDRESS_PER_HOUR", "10"))
 GUEST_UNUSED_DAYS = int(os.environ.get("GUEST_UNUSED_DAYS", "30"))
+# A player whose last socket to an active match closed has this long to come back before the
+# opponent may claim the match (reason `abandoned`; issue 17, the Serbian seed's "one minute").
+RECONNECT_WINDOW_SECONDS = int(os.environ.get("RECONNECT_WINDOW_SECONDS", "60"))
 # Private invite links a player may create per hour.
 PRIVATE_CHALLENGES_PER_HOUR = int(os.environ.get("PRIVATE_CHALLENGES_PER_HOUR", "20"))
 # Chat (issue 14): at most CHAT_MESSAGES_PER_WINDOW messages per user in any

@@ -13,9 +13,22 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules as written for the page's language (templates/rules/<code>.html), else English."""
+    from games.rules import ruleset
+
     language = translation.get_language()
+    # The clocks' figures come from the one vocabulary (games/rules/ruleset.py), the reconnect
+    # window from the settings: the pages never spell a figure of their own.
+    clocks = {
+        "nardeon_free": ruleset.NARDEON_FREE_SECONDS,
+        "nardeon_reserve_minutes": ruleset.NARDEON_RESERVE_SECONDS // 60,
+        "nardeon_limit": ruleset.NARDEON_TURN_LIMIT_SECONDS,
+        "omerta_step": ruleset.OMERTA_STEP_SECONDS,
+        "reconnect": settings.RECONNECT_WINDOW_SECONDS,
+    }
     return render(
-        request, "rules.html", {"rules_templates": [f"rules/{language}.html", "rules/en.html"]}
+        request,
+        "rules.html",
+        {"rules_templates": [f"rules/{language}.html", "rules/en.html"], "clocks": clocks},
     )
 
 

@@ -85,6 +85,10 @@ def _leave(command: Command, **player) -> Match:
     return services.match_resign(**player, left_table=True)
 
 
+def _claim(command: Command, **player) -> Match:
+    return services.match_claim_abandoned(**player)
+
+
 def _rematch(command: Command, **player) -> Match:
     return services.match_rematch_offer(**player)
 
@@ -105,6 +109,7 @@ PLAYER_COMMANDS: dict[str, Callable[..., Match]] = {
     "drop": _drop,
     "resign": _resign,
     "leave": _leave,
+    "claim": _claim,
     "rematch": _rematch,
     "rematch_decline": _rematch_decline,
 }
@@ -192,8 +197,7 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
                 self._held = None
 
     async def _send_snapshot_of(self, version: int, state: dict[str, Any]) -> None:
-        players, spectators = await presence.presence_of(self.match_id)
-        state["presence"], state["spectators"] = players, spectators
+        state.update((await presence.presence_read(self.match_id)).message())
         side = None
         if self.seat is not None:
             side = next(p["side"] for p in state["match"]["players"] if p["seat"] == self.seat)
@@ -215,11 +219,8 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
         )
 
     async def _broadcast_presence(self) -> None:
-        players, spectators = await presence.presence_of(self.match_id)
-        await publish_match_message(
-            self.match_id,
-            {"type": "match.presence", "presence": players, "spectators": spectators},
-        )
+        reading = await presence.presence_read(self.match_id)
+        await publish_match_message(self.match_id, {"type": "match.presence", **reading.message()})
 
     # --- Commands ---------------------------------------------------------------------------------
 
@@ -334,6 +335,11 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
                 "type": "presence",
                 "presence": message["presence"],
                 "spectators": message["spectators"],
+                # .get: a message published by a process of the previous release has neither.
+                "away_ms": message.get("away_ms", {"0": None, "1": None}),
+                "reconnect_seconds": message.get(
+                    "reconnect_seconds", settings.RECONNECT_WINDOW_SECONDS
+                ),
             }
         )
 

@@ -16,6 +16,7 @@ from games.models import (
     Opening,
     RuleSetName,
     SingleDie,
+    TimeControl,
 )
 from games.rules.ruleset import PRESETS
 
@@ -62,6 +63,16 @@ class MatchCreateForm(forms.Form):
         + [(length, points_label(length)) for length in MATCH_LENGTHS],
         required=False,
         empty_value=None,
+    )
+    time_control = forms.ChoiceField(
+        label=_("Time control"),
+        choices=TimeControl.choices,
+        initial=TimeControl.TURN,
+        required=False,  # an older form (or a script) without it plays the per-turn clock
+        help_text=_(
+            "NARDEON and Omerta count time their own way; the two fields below are "
+            "for seconds per turn only (the Rules page explains each clock)."
+        ),
     )
     turn_seconds = forms.TypedChoiceField(
         label=_("Time per turn"),
@@ -124,7 +135,9 @@ class MatchCreateForm(forms.Form):
         cleaned = super().clean()
         if self.guest and any(self.data.get(name) for name in GUEST_REFUSED_FIELDS):
             raise forms.ValidationError(_("Sign up to play rated or to invite a friend."))
-        if cleaned.get("rated") and not cleaned.get("turn_seconds"):
+        cleaned["time_control"] = cleaned.get("time_control") or TimeControl.TURN
+        seed_clock = cleaned["time_control"] != TimeControl.TURN
+        if cleaned.get("rated") and not cleaned.get("turn_seconds") and not seed_clock:
             self.add_error("turn_seconds", _("Untimed play is for casual matches only."))
         preset = PRESETS.get(cleaned.get("rule_set_name", ""))
         length = cleaned.get("length") or (preset.match_length if preset else None)
@@ -144,3 +157,5 @@ class BotMatchForm(MatchCreateForm):
     # The bots play the turn options but not the cube (games/rules/bots.py): their matches have
     # the engine's default options (issue 18's variants are for matches between people).
     single_die = block_release = game_starter = doubling_cube = cube_raise = crawford = None
+    # Matches against the computer keep the per-turn clock (issue 17's seed clocks are for people).
+    time_control = None

@@ -12,7 +12,9 @@ subscription lock, which we patched away in private methods. Publishing is now a
 a pooled connection, and nothing of channels_redis' internals is touched.
 
 The hub also refreshes the presence of all its sockets in one Redis pipeline per period, instead of
-one timer task and two commands per socket.
+one timer task and two commands per socket, keeps its process's presence heartbeat alive, and
+watches who is at its matches (games/presence.py): when a player's process crashed, nobody else
+would say that the seat is empty, so the hubs of the other sockets of that match publish it.
 
 The hub only relays. Sockets decide what to send: they check versions and resynchronise. Their
 handlers never wait for the database while the hub waits on them (a snapshot read runs in a task
@@ -32,7 +34,7 @@ import orjson
 
 from config.redis_client import client
 from games import presence
-from games.events import match_channel, match_of_channel
+from games.events import match_channel, match_of_channel, publish_match_message
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,8 @@ class MatchHub:
         self.sockets: dict[int, set[HubSocket]] = {}
         self.pubsub = None
         self.tasks: list[asyncio.Task] = []
+        # Who was at each match when this hub last looked (players online, spectators).
+        self.seen: dict[int, tuple[tuple[bool, ...], int]] = {}
         # Joins, leaves and presence refreshes one at a time: a channel is never unsubscribed
         # while a socket joins it, and a refresh never writes the presence of a socket that left.
         self.lock = asyncio.Lock()
@@ -71,6 +75,7 @@ class MatchHub:
                 self.tasks = [
                     asyncio.create_task(self._relay(self.pubsub), context=contextvars.Context()),
                     asyncio.create_task(self._refresh_presence(), context=contextvars.Context()),
+                    asyncio.create_task(self._watch_presence(), context=contextvars.Context()),
                 ]
 
     async def leave(self, match_id: int, socket: HubSocket) -> None:
@@ -83,6 +88,7 @@ class MatchHub:
             if sockets:
                 return
             del self.sockets[match_id]
+            self.seen.pop(match_id, None)
             if self.sockets:
                 await self.pubsub.unsubscribe(match_channel(match_id))
                 return
@@ -151,6 +157,31 @@ class MatchHub:
                     await self.refresh_presence()
                 except Exception:  # Redis away for a moment: the next period tries again
                     log.exception("presence refresh failed")
+
+    async def watch_presence(self) -> None:
+        """Keep this process's heartbeat alive and publish a `presence` message for each of its
+        matches where who is there changed since the last look (a crashed process's sockets
+        vanish without a word: games/presence.py)."""
+        await presence.presence_heartbeat()
+        match_ids = list(self.sockets)
+        readings = await presence.presence_read_many(match_ids)
+        for match_id, reading in zip(match_ids, readings, strict=True):
+            now = (tuple(reading.players.values()), reading.spectators)
+            before = self.seen.get(match_id)
+            self.seen[match_id] = now
+            if before is not None and before != now:
+                await publish_match_message(
+                    match_id, {"type": "match.presence", **reading.message()}
+                )
+
+    async def _watch_presence(self) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
+                try:
+                    await self.watch_presence()
+                except Exception:  # Redis away for a moment: the next period tries again
+                    log.exception("presence watch failed")
+                await asyncio.sleep(presence.HEARTBEAT_SECONDS)
 
 
 # One hub per event loop: a Redis connection belongs to the loop that opened it (Daphne has one

@@ -28,6 +28,7 @@ from games.rules.ruleset import (
     RULE_SET_NAMES,
     SINGLE_DIE_MODES,
     SIX_BLOCK_MODES,
+    TIME_CONTROLS,
 )
 
 # The Match columns of each engine rule option (RuleSet field -> column): `Match.rules` reads
@@ -124,6 +125,17 @@ CubeRaise = _engine_choices(
 )
 
 
+TimeControl = _engine_choices(
+    "TimeControl",
+    TIME_CONTROLS,
+    {
+        "turn": _("seconds per turn, with an optional reserve"),
+        "nardeon": _("NARDEON: 12 s per turn free, then a 2-minute reserve, at most 60 s a turn"),
+        "omerta": _("Omerta: 90 s, started again after each step"),
+    },
+)
+
+
 class MatchStatus(models.TextChoices):
     OPEN = "open", _("waiting for an opponent")
     ACTIVE = "active", _("in play")
@@ -140,6 +152,8 @@ class EndReason(models.TextChoices):
     ABORTED = "aborted", _("aborted")
     # A moderator banned the loser during the match (issue 14).
     BANNED = "banned", _("banned by a moderator")
+    TIME = "time", _("ran out of time")
+    ABANDONED = "abandoned", _("abandoned the match")
 
 
 class GameResult(models.TextChoices):
@@ -205,6 +219,15 @@ class Match(models.Model):
     crawford_game = models.PositiveSmallIntegerField(default=0, db_default=0)
     turn_seconds = models.PositiveSmallIntegerField(_("seconds per turn"), null=True, blank=True)
     reserve_seconds = models.PositiveSmallIntegerField(_("reserve seconds"), default=0)
+    # How the time is counted (games/rules/clock.py); the seeds' clocks have fixed figures, so
+    # turn_seconds and reserve_seconds belong to the platform's "turn" clock only.
+    time_control = models.CharField(
+        _("time control"),
+        max_length=16,
+        choices=TimeControl.choices,
+        default=TimeControl.TURN,
+        db_default=TimeControl.TURN,  # rows written before it (or by raw SQL) keep today's clock
+    )
     rated = models.BooleanField(_("rated"), default=True)
 
     status = models.CharField(
@@ -287,9 +310,17 @@ class Match(models.Model):
                 condition=Q(reserve_seconds__in=RESERVE_SECONDS_CHOICES),
                 name="match_reserve_seconds_valid",
             ),
+            models.CheckConstraint(
+                condition=Q(time_control__in=TIME_CONTROLS), name="match_time_control_valid"
+            ),
+            # The seeds' clocks have their own figures: no turn time or reserve of the platform's.
+            models.CheckConstraint(
+                condition=Q(time_control="turn") | Q(turn_seconds__isnull=True, reserve_seconds=0),
+                name="match_seed_clock_has_no_turn_settings",
+            ),
             # Untimed play only for casual matches (issue: timed play).
             models.CheckConstraint(
-                condition=Q(rated=False) | Q(turn_seconds__isnull=False),
+                condition=Q(rated=False) | Q(turn_seconds__isnull=False) | ~Q(time_control="turn"),
                 name="match_rated_is_timed",
             ),
             # Nobody plays against themselves: one seat per player per match.
@@ -409,6 +440,10 @@ class Game(models.Model):
     black_has_moved = models.BooleanField(default=False)
     turn_started_at = models.DateTimeField()
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the running timer started (the turn's start, or an Omerta step that restarted it) and
+    # how many steps into the turn that step was (games/rules/clock.py).
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    steps_timed = models.PositiveSmallIntegerField(default=0, db_default=0)
 
     result = models.CharField(max_length=4, choices=GameResult.choices, blank=True)
     winner_side = models.CharField(max_length=1, blank=True)

@@ -17,20 +17,21 @@ from games.rules import (
     Step,
     TurnState,
     borne_off,
+    combined_moves,
     is_turn_complete,
     legal_next_steps,
     pip_count,
     remaining_dice,
 )
 from games.rules import match as engine
-from games.rules.clock import read_clock
+from games.rules.clock import TimeControl, read_clock
 from games.rules.cube import may_double, raised_value
 from games.rules.ruleset import OPTION_VALUES
 from ratings.models import NEW_PLAYER, ShownRating
 
 COMMAND_TYPES = frozenset(
     {
-        "roll", "step", "undo", "double", "take", "drop", "resign", "leave", "rematch",
+        "roll", "step", "undo", "double", "take", "drop", "resign", "leave", "claim", "rematch",
         "rematch_decline", "snapshot", "ping", "chat", "chat_mute",
     }
 )  # fmt: skip
@@ -177,6 +178,7 @@ def match_settings(match) -> dict[str, Any]:
         "length": match.length,
         "rated": match.rated,
         "rules": rules_state(match),
+        "time_control": match.time_control,
         "turn_seconds": match.turn_seconds,
         "reserve_seconds": match.reserve_seconds,
     }
@@ -202,16 +204,18 @@ def clock_state(match, game, now: datetime) -> dict[str, Any]:
             game.turn if game.cube_offer is None else game.side_of_seat(1 - game.cube_offer)
         )
     running = match.status == "active" and game is not None and game.phase != "over"
-    turn_ms_left = None
-    if match.turn_seconds and game is not None and running:
+    turn_ms_left = deadline_ms_left = None
+    control = TimeControl(match.time_control, match.turn_seconds, match.reserve_seconds)
+    if control.timed and game is not None and running:
         reading = read_clock(
-            match.turn_seconds, reserve[clock_side] or 0, game.turn_started_at, now
-        )
-        turn_ms_left = reading.turn_ms_left
+            control, reserve[clock_side] or 0, game.turn_started_at,
+            game.clock_started_at or game.turn_started_at, now,
+        )  # fmt: skip
+        turn_ms_left, deadline_ms_left = reading.turn_ms_left, reading.deadline_ms_left
         reserve[clock_side] = reading.mover_reserve_ms
     return {
-        "turn_ms_left": turn_ms_left, "reserve_ms": reserve, "running": running,
-        "side": clock_side,
+        "turn_ms_left": turn_ms_left, "deadline_ms_left": deadline_ms_left, "reserve_ms": reserve,
+        "running": running, "side": clock_side,
     }  # fmt: skip
 
 
@@ -245,9 +249,11 @@ def game_state(match, game, now: datetime) -> dict[str, Any] | None:
     board = tuple(game.board)
     turn = turn_state_of(match, game)
     legal: list[WireStep] = []
+    combined: list[list[WireStep]] = []
     dice_left: list[int] = []
     if turn is not None:
         legal = [step_to_wire(step) for step in legal_next_steps(turn)]
+        combined = [[step_to_wire(step) for step in path] for path in combined_moves(turn)]
         dice_left = list(remaining_dice(turn))
     return {
         "number": game.number,
@@ -259,6 +265,7 @@ def game_state(match, game, now: datetime) -> dict[str, Any] | None:
         "dice_left": dice_left,
         "steps": game.steps,
         "legal_steps": legal,
+        "combined_moves": combined,
         "can_undo": bool(
             match.undo_allowed and turn is not None and game.steps and not is_turn_complete(turn)
         ),

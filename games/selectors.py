@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.models import Game, Match, MatchStatus, Turn
 from games.protocol import MoveState, match_settings, match_state, move_of_turn, opening_state
+from games.rules.ruleset import SEED_CLOCK_NAMES
 from ratings.selectors import ratings_of
 
 LOBBY_LIMIT = 100
@@ -120,6 +121,8 @@ def lobby_state() -> dict[str, Any]:
                 "length": match.length,
                 "turn_seconds": match.turn_seconds,
                 "reserve_seconds": match.reserve_seconds,
+                "time_control": match.time_control,
+                "clock_name": SEED_CLOCK_NAMES.get(match.time_control, ""),
                 "rated": match.rated,
             }
             for match in challenges

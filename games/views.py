@@ -50,6 +50,7 @@ def match_create(request: HttpRequest) -> HttpResponse:
             doubling_cube=data["doubling_cube"],
             cube_raise=data["cube_raise"],
             crawford=data["crawford"],
+            time_control=data["time_control"],
             **_match_settings(data),
         )
     except services.CommandError as error:
@@ -126,6 +127,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             if finished
             else "",
             "invite_url": invite_url,
+            "you_play": match.seat_of(request.user.pk) is not None,
             # The page's rule-set names (`rules_<name>` strings) come from the engine's presets.
             "rule_set_choices": RuleSetName.choices,
             "quick_phrases": QuickPhrase.choices,

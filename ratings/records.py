@@ -1,6 +1,6 @@
 """A player's record for the profile page (issue #13): rating, peak, history chart, results,
-mars given and taken, timeouts, win rate per rule set, head-to-head. Reads only; a fixed number of
-aggregate queries however many matches the player has.
+mars given and taken, timeouts, abandoned matches, win rate per rule set, head-to-head. Reads
+only; a fixed number of aggregate queries however many matches the player has.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.db.models import Case, Count, F, Q, Sum, When, Window
 from django.db.models.functions import RowNumber
 
-from games.models import Game, Match, MatchStatus
+from games.models import EndReason, Game, Match, MatchStatus
 from ratings import chart, elo
 from ratings.models import Rating, RatingChange
 
@@ -43,6 +43,7 @@ class Record:
     mars_given: int
     mars_taken: int
     timeouts: int
+    abandoned: int  # matches lost by staying away past the reconnect window (issue 17)
     rule_sets: list[RuleSetRecord]
     head_to_head: tuple[int, int] | None  # (player's wins, viewer's wins) between them
 
@@ -146,7 +147,8 @@ def _totals(player) -> dict[str, Any]:
     """Results, timeouts, rule sets and mars: aggregates over every finished match and game of
     the player (33 ms and 25 ms for 5,000 matches, bench/leaderboards.py), kept in the cache
     under the player's record version until a game or match of theirs ends."""
-    key = f"record:{player.pk}:{_record_version(player)}"
+    # "abandoned" joined the totals (issue 17): a new key, so no entry of the old shape is read.
+    key = f"record:2:{player.pk}:{_record_version(player)}"
     return cache.get_or_set(key, lambda: _count_totals(player), RECORD_SECONDS)
 
 
@@ -158,17 +160,21 @@ def _count_totals(player) -> dict[str, Any]:
         _finished_matches_of(player)
         .values("rule_set_name")
         .annotate(
-            played=Count("pk"), won=Count("pk", filter=Q(winner=player)), timeouts=Sum(timeouts)
+            played=Count("pk"),
+            won=Count("pk", filter=Q(winner=player)),
+            timeouts=Sum(timeouts),
+            abandoned=Count("pk", filter=Q(end_reason=EndReason.ABANDONED) & ~Q(winner=player)),
         )
         .order_by("rule_set_name")
-        .values_list("rule_set_name", "played", "won", "timeouts")
+        .values_list("rule_set_name", "played", "won", "timeouts", "abandoned")
     )  # one query: the totals are their sums
-    totals: dict[str, Any] = {"won": 0, "lost": 0, "timeouts": 0, "rule_sets": []}
-    for name, played, won, timeouts_there in per_rule_set:
+    totals: dict[str, Any] = {"won": 0, "lost": 0, "timeouts": 0, "abandoned": 0, "rule_sets": []}
+    for name, played, won, timeouts_there, abandoned in per_rule_set:
         totals["rule_sets"].append((name, played, won))
         totals["won"] += won
         totals["lost"] += played - won
         totals["timeouts"] += timeouts_there or 0
+        totals["abandoned"] += abandoned
     mars = _mars(player)
     totals["mars_given"], totals["mars_taken"] = mars["given"], mars["taken"]
     return totals
@@ -200,6 +206,7 @@ def player_record(player, viewer=None) -> Record:
         mars_given=totals["mars_given"],
         mars_taken=totals["mars_taken"],
         timeouts=totals["timeouts"],
+        abandoned=totals["abandoned"],
         rule_sets=rule_sets,
         head_to_head=head_to_head,
     )

@@ -9,7 +9,7 @@ Public API (import from ``games.rules``):
   ``TurnState``, ``IllegalMove``;
 * whole turns: ``legal_end_boards`` (fast), ``legal_turns`` (end board -> step sequences);
 * step by step: ``start_turn``, ``legal_next_steps``, ``play_step``, ``undo_step``,
-  ``is_turn_complete``, ``remaining_dice``;
+  ``is_turn_complete``, ``remaining_dice``; one checker by several dice: ``combined_moves``;
 * games and matches: ``winner_of``, ``game_result``, ``MatchScore``, ``new_match``, ``add_game``,
   ``resign``, ``opening_winner``, ``first_turn_dice``, ``next_game_starter``;
 * auto-move: ``choose_turn`` (from the start of a turn), ``choose_rest_of_turn`` (mid-turn);
@@ -39,6 +39,7 @@ from .board import (
     validate_side,
 )
 from .chooser import choose_turn
+from .combined import combined_moves
 from .evaluation import evaluate
 from .fastgen import legal_end_boards
 from .ruleset import TOURNAMENT, TRADITIONAL, RuleSet, rule_set
@@ -79,6 +80,7 @@ __all__ = [
     "WHITE",
     "Board",
     "IllegalMove",
+    "combined_moves",
     "MatchScore",
     "Player",
     "RuleSet",

@@ -118,3 +118,20 @@ def rule_set(name: str = "traditional", **overrides: object) -> RuleSet:
     if unknown:
         raise ValueError(f"unknown rule-set option(s) {unknown}; known: {sorted(known)}")
     return dataclasses.replace(preset, **overrides)  # type: ignore[arg-type]
+
+
+# --- Time controls (issue 17): how a timed match counts its time, games/rules/clock.py -----------
+# "turn": the platform's clock (RULES.md "Platform rules"): 30-120 s per turn plus an optional
+#   reserve bank; a turn that runs out is played by the server and counted as a timeout.
+# "nardeon": the Serbian seed's clock: 12 s free per turn, then a 2-minute reserve for the whole
+#   match, at most 60 s on any one turn; when the time runs out the match is lost (reason `time`).
+# "omerta": the Russian seed's clock: 90 s, started again after each step; at expiry the server
+#   plays the rest of the turn (counted as a timeout, as on the platform's clock).
+TimeControlKind = Literal["turn", "nardeon", "omerta"]
+TIME_CONTROLS: tuple[str, ...] = get_args(TimeControlKind)
+NARDEON_FREE_SECONDS = 12
+NARDEON_RESERVE_SECONDS = 120
+NARDEON_TURN_LIMIT_SECONDS = 60
+OMERTA_STEP_SECONDS = 90
+# The seeds' clocks go by their sites' names, the same in every language.
+SEED_CLOCK_NAMES: dict[str, str] = {"nardeon": "NARDEON", "omerta": "Omerta"}

@@ -6,8 +6,8 @@ rules are decided by the pure engine (games/rules/match), the rows are written t
 and the versioned events are published after commit. A refused command raises `CommandError` and
 changes nothing.
 
-- `lifecycle.py`: create, accept, cancel, resign or leave, rematch, the end of a banned
-  player's matches;
+- `lifecycle.py`: create, accept, cancel, resign or leave, claim an abandoned match, rematch, the
+  end of a banned player's matches;
 - `play.py`: roll, step, undo, and the cube's double, take and drop;
 - `clocks.py`: turn deadlines and stale matches.
 """
@@ -24,6 +24,7 @@ from games.services.errors import CommandError
 from games.services.lifecycle import (
     match_accept,
     match_cancel,
+    match_claim_abandoned,
     match_create,
     match_rematch_decline,
     match_rematch_offer,
@@ -55,6 +56,7 @@ __all__ = [
     "game_turn_undo",
     "match_accept",
     "match_cancel",
+    "match_claim_abandoned",
     "match_create",
     "match_rematch_decline",
     "match_rematch_offer",

@@ -157,11 +157,13 @@ def bot_act(*, match_id: int, version: int) -> None:
             match_rematch_offer(user=User.objects.get(pk=bot_id), match_id=match_id)
             return
         game = context.game
-        auto_roll = context.auto_roll_seats()
+        # The person's standing choices (roll for me, play forced turns) apply once the bot's
+        # turn passes to them, as after any opponent's turn.
+        automation = context.automation()
         if game.phase == Phase.ROLL:
             context.run(
                 lambda state: engine.roll(
-                    state, seat=seat, dice=server_dice(), now=context.now, auto_roll=auto_roll
+                    state, seat=seat, dice=server_dice(), now=context.now, **automation
                 )
             )
         else:
@@ -178,7 +180,7 @@ def bot_act(*, match_id: int, version: int) -> None:
             context.run(
                 lambda state: engine.step(
                     state, seat=seat, step=step, dice=server_dice(), now=context.now,
-                    auto_roll=auto_roll,
+                    **automation,
                 )
             )  # fmt: skip
         context.save()

@@ -53,7 +53,7 @@ def game_deadline_enforce(
         transaction.on_commit(lambda: metrics.deadline_enforced(-remaining, by_sweep=skip_locked))
         context.run(
             lambda state: engine.timeout(
-                state, dice=server_dice(), now=context.now, auto_roll=context.auto_roll_seats()
+                state, dice=server_dice(), now=context.now, **context.automation()
             )
         )
         context.save()

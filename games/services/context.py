@@ -75,6 +75,7 @@ class Locked:
     usernames: dict[int, str] = field(default_factory=dict)
     ratings: dict[int, ShownRating] = field(default_factory=dict)
     auto_roll: set[int] = field(default_factory=set)  # user ids
+    play_forced: set[int] = field(default_factory=set)  # user ids: "play forced turns for me"
     inactive: set[int] = field(default_factory=set)  # players whose account is deactivated
     bot_levels: dict[int, str] = field(default_factory=dict)  # user id -> level, bots only
     events: list[dict[str, Any]] = field(default_factory=list)
@@ -99,11 +100,13 @@ class Locked:
 
     def note_player(
         self, user_id: int, username: str, auto_roll: bool, rating: ShownRating, is_active: bool,
-        bot_level: str = "",
+        bot_level: str = "", play_forced: bool = False,
     ) -> None:  # fmt: skip
         self.usernames[user_id] = username
         if bot_level:
             self.bot_levels[user_id] = bot_level
+        if play_forced:
+            self.play_forced.add(user_id)
         if not is_active:
             self.inactive.add(user_id)
         self.ratings[user_id] = rating
@@ -125,6 +128,13 @@ class Locked:
 
     def auto_roll_seats(self) -> frozenset[int]:
         return frozenset(seat for seat in (0, 1) if self.match.player_id(seat) in self.auto_roll)
+
+    def forced_seats(self) -> frozenset[int]:
+        return frozenset(seat for seat in (0, 1) if self.match.player_id(seat) in self.play_forced)
+
+    def automation(self) -> dict[str, frozenset[int]]:
+        """The players' standing choices the engine acts on: roll for me, play forced turns."""
+        return {"auto_roll": self.auto_roll_seats(), "forced": self.forced_seats()}
 
     # --- The engine ------------------------------------------------------------------------------
 
@@ -284,6 +294,7 @@ def locked(match_id: int) -> Locked:
         context.note_player(
             player.id, player.username, player.auto_roll,
             ShownRating.of(player.rating, player.experience), player.is_active, player.bot_level,
+            player.play_forced,
         )  # fmt: skip
     context.match_sent = context.match_section()
     return context

@@ -37,6 +37,7 @@ class Player:
     experience: int | None
     is_active: bool
     bot_level: str  # empty for a person
+    play_forced: bool
 
 
 def _quote(name: str) -> str:
@@ -63,7 +64,8 @@ def _statements() -> tuple[str, str]:
         players.append(
             f"{alias}.id, {alias}.{_quote('username')}, {alias}.{_quote('auto_roll')}, "
             f"{alias}r.{_quote('value')}, {alias}r.{_quote('experience')}, "
-            f"{alias}.{_quote('is_active')}, {alias}.{_quote('bot_level')}"
+            f"{alias}.{_quote('is_active')}, {alias}.{_quote('bot_level')}, "
+            f"{alias}.{_quote('play_forced')}"
         )
         joins.append(
             f"LEFT JOIN {user_table} {alias} ON {alias}.id = m.{seat_column} "

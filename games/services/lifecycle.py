@@ -17,7 +17,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import EndReason, Match, MatchStatus, rule_columns
+from games import presence
+from games.models import EndReason, Match, MatchStatus, TimeControl, rule_columns
 from games.rules import RuleSet, rule_set
 from games.rules import match as engine
 from games.services.context import Locked, locked, server_dice
@@ -43,10 +44,11 @@ def _refuse_if_blocked(a_id: int, b_id: int) -> None:
 
 def chosen_rules(
     rule_set_name: str, *, rated: bool, turn_seconds: int | None, length: int | None = None,
-    **options: Any,
+    time_control: str = TimeControl.TURN, **options: Any,
 ) -> RuleSet:  # fmt: skip
     """The engine's rule set for a player's choices (empty ones keep the preset's value);
-    `bad_field` for a value the engine refuses, or untimed rated play."""
+    `bad_field` for a value the engine refuses, an unknown time control, or untimed rated play
+    (the seeds' clocks are timed without turn seconds)."""
     chosen = {
         name: value for name, value in {"match_length": length, **options}.items()
         if value not in (None, "")
@@ -55,7 +57,9 @@ def chosen_rules(
         rules = rule_set(rule_set_name, **chosen)
     except ValueError as error:
         raise CommandError("bad_field", str(error)) from None
-    if rated and not turn_seconds:
+    if time_control not in TimeControl.values:
+        raise CommandError("bad_field", _("Choose one of the time controls offered."))
+    if rated and not turn_seconds and time_control == TimeControl.TURN:
         raise CommandError("bad_field", _("Untimed play is for casual matches only."))
     return rules
 
@@ -77,14 +81,19 @@ def match_create(
     doubling_cube: bool | None = None,
     cube_raise: str | None = None,
     crawford: bool | None = None,
+    time_control: str = TimeControl.TURN,
 ) -> Match:
-    """An open challenge (or a private invite). Validates through the engine's RuleSet."""
+    """An open challenge (or a private invite). Validates through the engine's RuleSet; the
+    seeds' clocks (`time_control` other than "turn") have their own figures, so they take no
+    turn time or reserve (games/rules/clock.py)."""
     rules = chosen_rules(
         rule_set_name, rated=rated, turn_seconds=turn_seconds, length=length,
-        head_exception=head_exception, opening=opening, single_die=single_die,
-        block_release=block_release, game_starter=game_starter, doubling_cube=doubling_cube,
-        cube_raise=cube_raise, crawford=crawford,
+        time_control=time_control, head_exception=head_exception, opening=opening,
+        single_die=single_die, block_release=block_release, game_starter=game_starter,
+        doubling_cube=doubling_cube, cube_raise=cube_raise, crawford=crawford,
     )  # fmt: skip
+    if time_control != TimeControl.TURN:
+        turn_seconds, reserve_seconds = None, 0
     if creator.is_guest and (rated or private):
         # Guests play casual open games only: no rated play, no direct challenges (issue #16).
         raise CommandError("guest_not_allowed", _("Sign up to play rated or to invite a friend."))
@@ -95,6 +104,7 @@ def match_create(
         rule_set_name=rule_set_name,
         turn_seconds=turn_seconds or None,
         reserve_seconds=reserve_seconds,
+        time_control=time_control,
         rated=rated,
         **rule_columns(rules),
     )
@@ -178,7 +188,7 @@ def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
         # The accepting player's own instance is left as it came (no rating cached on it).
         context.note_player(
             user.pk, user.username, user.auto_roll, ratings_of([user.pk])[user.pk], True,
-            user.bot_level,
+            user.bot_level, user.play_forced,
         )  # fmt: skip
         begin_first_game(context)
         context.save()
@@ -189,7 +199,7 @@ def begin_first_game(context: Locked) -> None:
     """Both seats are filled: the engine starts game 1 with the opening roll."""
     context.run(
         lambda state: engine.begin(
-            state, dice=server_dice(), now=context.now, auto_roll=context.auto_roll_seats()
+            state, dice=server_dice(), now=context.now, **context.automation()
         )
     )
 
@@ -202,6 +212,33 @@ def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:
         context.run(
             lambda state: engine.resign(state, seat=seat, now=context.now, left_table=left_table)
         )
+        context.save()
+    return context.match
+
+
+def match_claim_abandoned(*, user, match_id: int) -> Match:
+    """Claim the match of an opponent who has been away longer than the reconnect window (issue
+    17): a win, reason `abandoned`, rated as the match was. Locks the match row; refused while the
+    opponent is at the table or still within the window (games/presence.py). A bot has no socket
+    but never leaves (issue 16): it is always at the table."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = context.seat_of(user)
+        if context.match.status != MatchStatus.ACTIVE:
+            raise CommandError("match_not_active", _("This match is not being played."))
+        if context.match.player_id(1 - seat) in context.bot_levels:
+            raise CommandError("opponent_present", _("Your opponent is at the table."))
+        away_ms = presence.seat_away_ms(match_id, 1 - seat)
+        if away_ms is None:
+            raise CommandError("opponent_present", _("Your opponent is at the table."))
+        window_ms = settings.RECONNECT_WINDOW_SECONDS * 1000
+        if away_ms < window_ms:
+            raise CommandError(
+                "reconnect_window",
+                _("Your opponent may still come back: %(seconds)s s left.")
+                % {"seconds": (window_ms - away_ms + 999) // 1000},
+            )
+        context.run(lambda state: engine.claim_abandoned(state, seat=seat, now=context.now))
         context.save()
     return context.match
 
@@ -232,6 +269,7 @@ def match_rematch_offer(*, user, match_id: int) -> Match:
             rule_set_name=match.rule_set_name,
             turn_seconds=match.turn_seconds,
             reserve_seconds=match.reserve_seconds,
+            time_control=match.time_control,
             rated=match.rated,
             **rule_columns(match.rules),
         )

@@ -44,7 +44,7 @@ def game_roll(*, user, match_id: int, version: int | None) -> Match:
         context.run(
             lambda state: engine.roll(
                 state, seat=seat, dice=server_dice(), now=context.now,
-                auto_roll=context.auto_roll_seats(),
+                **context.automation(),
             )
         )  # fmt: skip
         context.save()
@@ -60,7 +60,7 @@ def game_step_play(*, user, match_id: int, version: int | None, step: Step) -> M
         context.run(
             lambda state: engine.step(
                 state, seat=seat, step=step, dice=server_dice(), now=context.now,
-                auto_roll=context.auto_roll_seats(),
+                **context.automation(),
             )
         )  # fmt: skip
         context.save()
@@ -94,8 +94,7 @@ def _cube_answer(answer, *, user, match_id: int, version: int | None) -> Match:
         seat = _seat_at_version(context, user, version, mover=False)
         context.run(
             lambda state: answer(
-                state, seat=seat, now=context.now, dice=server_dice(),
-                auto_roll=context.auto_roll_seats(),
+                state, seat=seat, now=context.now, dice=server_dice(), **context.automation()
             )
         )  # fmt: skip
         context.save()

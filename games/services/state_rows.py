@@ -15,7 +15,7 @@ from games.rules.match import GameState, MatchState, OpeningRoll
 
 # End reasons that lose the whole match for the other seat (RULES.md): the score remembers the
 # loser, so the engine knows the winner.
-FORFEITS = ("resigned", "left", "timeouts", "banned")
+FORFEITS = ("resigned", "left", "timeouts", "time", "abandoned", "banned")
 
 
 def match_state_of(match: Match, game: Game | None) -> MatchState:
@@ -27,6 +27,7 @@ def match_state_of(match: Match, game: Game | None) -> MatchState:
         rules=match.rules,
         turn_seconds=match.turn_seconds,
         reserve_seconds=match.reserve_seconds,
+        time_control=match.time_control,
         status=match.status,  # type: ignore[arg-type]
         score=score,
         timeouts=(match.timeouts_creator, match.timeouts_opponent),
@@ -59,6 +60,8 @@ def game_state_of(game: Game) -> GameState:
         white_has_moved=game.white_has_moved,
         black_has_moved=game.black_has_moved,
         turn_deadline=game.turn_deadline,
+        clock_started_at=game.clock_started_at,
+        steps_timed=game.steps_timed,
         result=game.result,
         winner_side=game.winner_side,  # type: ignore[arg-type]
         points=game.points,
@@ -110,6 +113,8 @@ def game_values(game: GameState) -> dict[str, Any]:
         "black_has_moved": game.black_has_moved,
         "turn_started_at": game.turn_started_at,
         "turn_deadline": game.turn_deadline,
+        "clock_started_at": game.clock_started_at,
+        "steps_timed": game.steps_timed,
         "result": game.result,
         "winner_side": game.winner_side,
         "points": game.points,

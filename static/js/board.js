@@ -1,56 +1,19 @@
-// Long Nardy board: screen geometry and the SVG board view (BoardView).
-//
-// Screen layout, always from the viewer's side ("orientation" below): own point 24 top right,
-// 24..13 right-to-left along the top, 12..1 left-to-right along the bottom (home 1-6 bottom right).
-// The bar is in the middle; the borne-off trays sit to the right (own tray bottom, opponent's top).
-// The numbering helpers live in points.js, the move notation in notation.js; they are re-exported
-// here so a page imports the board from one module.
-import { borneOff, diceFaces, indexToOwnPoint, otherSide } from "./points.js";
+// Long Nardy board: the SVG board view (BoardView) and the player bars around it. The geometry and
+// the keyboard cursor live in board_geometry.js, the numbering helpers in points.js, the move
+// notation in notation.js; they are re-exported here so a page imports the board from one module.
+import {
+  FIELD_BOTTOM, GEOMETRY, MID_Y, checkerCenter, columnX, cursorStep, describePoint, layoutIndex,
+} from "./board_geometry.js";
+import { borneOff, diceFaces, otherSide, ownPointToIndex } from "./points.js";
 
+export * from "./board_geometry.js";
 export * from "./points.js";
 export * from "./notation.js";
 export { readStrings } from "./strings.js";
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
-// ---- geometry (SVG user units) ----
-export const GEOMETRY = Object.freeze({
-  width: 652, height: 488,
-  fieldLeft: 12, pointWidth: 44, barWidth: 36,
-  fieldTop: 20, pointHeight: 200, middle: 48,
-  trayLeft: 588, trayWidth: 52,
-  radius: 20, maxStack: 5,
-});
-
 const G = GEOMETRY;
-const FIELD_BOTTOM = G.fieldTop + 2 * G.pointHeight + G.middle; // 468
-const MID_Y = G.fieldTop + G.pointHeight + G.middle / 2; // 244
-
-/** Screen slot of the viewer's own point: row "top"/"bottom", col 0..11 from the left. */
-export function pointSlot(viewerPoint) {
-  if (viewerPoint >= 13) return { row: "top", col: viewerPoint - 13 };
-  return { row: "bottom", col: 12 - viewerPoint };
-}
-
-/** Centre x of screen column `col` (0..11). */
-export function columnX(col) {
-  return G.fieldLeft + col * G.pointWidth + (col >= 6 ? G.barWidth : 0) + G.pointWidth / 2;
-}
-
-/** Centre of the k-th checker (0 = against the edge) of a stack on the viewer's point. */
-export function checkerCenter(viewerPoint, k) {
-  const { row, col } = pointSlot(viewerPoint);
-  const x = columnX(col);
-  const y = row === "top" ? G.fieldTop + G.radius + 2 * G.radius * k : FIELD_BOTTOM - G.radius - 2 * G.radius * k;
-  return { x, y };
-}
-
-/** Layout of one board index for a viewer: viewer's point, row, col and centre x. */
-export function layoutIndex(orientation, index) {
-  const point = indexToOwnPoint(orientation, index);
-  const slot = pointSlot(point);
-  return { index, point, ...slot, x: columnX(slot.col) };
-}
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG_NS, name);
@@ -90,18 +53,22 @@ function drawDie(parent, cx, cy, size, value, used) {
  * options.onMove(from, to) is called when the viewer picks a source and a destination.
  */
 export class BoardView {
-  constructor(container, { onMove = () => {}, label = "Board" } = {}) {
+  constructor(container, { onMove = () => {}, label = "Board", describe = describePoint, colours = { w: "white", b: "black" } } = {}) {
     this.container = container;
     this.onMove = onMove;
+    this.describe = describe;
+    this.colours = colours;
     this.model = null;
     this.selected = null;
+    this.cursor = null; // the keyboard's point (a board key)
     this.drag = null;
     this.suppressClick = false;
     this.svg = el("svg", {
-      viewBox: `0 0 ${G.width} ${G.height}`, class: "board-svg", role: "img", "aria-label": label,
+      viewBox: `0 0 ${G.width} ${G.height}`, class: "board-svg", role: "group", "aria-label": label,
       preserveAspectRatio: "xMidYMid meet",
     });
     container.appendChild(this.svg);
+    this.svg.addEventListener("keydown", (e) => this._onKey(e));
     this.svg.addEventListener("click", (e) => this._onClick(e));
     this.svg.addEventListener("pointerdown", (e) => this._onPointerDown(e));
     this.svg.addEventListener("pointermove", (e) => this._onPointerMove(e));
@@ -121,11 +88,20 @@ export class BoardView {
   }
 
   render(model) {
+    if (this.drag && this.drag.active) {
+      // A checker is being dragged: a new state (a presence update, the clock's owner's event)
+      // waits for the drop instead of snatching the checker from under the pointer.
+      this.deferred = model;
+      return;
+    }
+    this.deferred = null;
     this._endDrag(false);
+    const focused = this.svg.contains(this.svg.ownerDocument.activeElement);
     this.model = model;
     const legal = this._legalMap();
     if (this.selected !== null && !legal.has(this.selected)) this.selected = null;
     this._draw(legal);
+    if (focused) this._focusCursor(); // the redrawn board keeps the keyboard where it was
   }
 
   clearSelection() {
@@ -158,7 +134,15 @@ export class BoardView {
     for (let index = 0; index < 24; index++) {
       const lay = layoutIndex(orientation, index);
       const top = lay.row === "top";
-      const g = el("g", { class: "pt", "data-point": lay.point, "data-index": index }, svg);
+      const here = m.board[index];
+      const g = el("g", {
+        class: "pt", "data-point": lay.point, "data-index": index, role: "button",
+        tabindex: this._cursorKey(legal) === index ? 0 : -1,
+        "aria-label": this.describe({
+          point: lay.point, count: Math.abs(here), colour: this.colours[here > 0 ? "w" : "b"],
+          source: legal.has(index), destination: dests.includes(index), selected: this.selected === index,
+        }),
+      }, svg);
       if (legal.has(index)) g.classList.add("legal-source");
       if (this.selected === index) g.classList.add("selected");
       if (dests.includes(index)) g.classList.add("legal-destination");
@@ -207,6 +191,11 @@ export class BoardView {
       if (which === "near") {
         attrs["data-point"] = 0;
         attrs["data-index"] = "off";
+        attrs.role = "button";
+        attrs.tabindex = this._cursorKey(legal) === "off" ? 0 : -1;
+        attrs["aria-label"] = this.describe({
+          tray: true, count: borneOff(m.board, side), colour: this.colours[side], destination: dests.includes("off"),
+        });
       }
       const g = el("g", attrs, svg);
       if (which === "near" && dests.includes("off")) g.classList.add("legal-destination");
@@ -240,6 +229,44 @@ export class BoardView {
       faces.forEach((f, i) => {
         drawDie(g, halfCenter - total / 2 + size / 2 + i * (size + gap), MID_Y, size, f.value, f.used);
       });
+    }
+  }
+
+  /** The point the keyboard is on: kept while it exists, else the first that can move. */
+  _cursorKey(legal) {
+    if (this.cursor === null || this.cursor === undefined) {
+      const first = legal && legal.size ? legal.keys().next().value : null;
+      return first !== null && first !== undefined ? first : ownPointToIndex(this.model.orientation || "w", 24);
+    }
+    return this.cursor;
+  }
+
+  _focusCursor() {
+    const key = this._cursorKey(this._legalMap());
+    const node = key === "off" ? this.svg.querySelector(".tray.near") : this.svg.querySelector(`.pt[data-index="${key}"]`);
+    if (node && typeof node.focus === "function") node.focus();
+  }
+
+  /** Keyboard play: arrows move along the board, Enter or Space picks, Escape lets go. */
+  _onKey(e) {
+    if (!this.model) return;
+    const orientation = this.model.orientation || "w";
+    if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key)) {
+      this.cursor = cursorStep(orientation, this._cursorKey(this._legalMap()), e.key);
+      this._draw(this._legalMap());
+      this._focusCursor();
+      e.preventDefault();
+    } else if (e.key === "Enter" || e.key === " ") {
+      if (this._legalMap().size === 0) return; // nothing to pick: the page's keys (roll) apply
+      this.cursor = this._cursorKey(this._legalMap());
+      this._pick(this.cursor);
+      this._focusCursor();
+      e.preventDefault();
+      e.stopPropagation();
+    } else if (e.key === "Escape" && this.selected !== null) {
+      this.clearSelection();
+      this._focusCursor();
+      e.preventDefault();
     }
   }
 
@@ -327,10 +354,17 @@ export class BoardView {
     const dests = this._legalMap().get(d.key) || [];
     if (key !== undefined && dests.includes(key)) {
       this.selected = null;
-      this.onMove(d.key, key);
+      this.onMove(d.key, key); // the page redraws (and drops any deferred state) if it moved
     } else {
       this._draw(this._legalMap()); // keep the source selected: a click can finish the move
     }
+    this._renderDeferred();
+  }
+
+  _renderDeferred() {
+    const deferred = this.deferred;
+    this.deferred = null;
+    if (deferred) this.render(deferred);
   }
 
   _endDrag(redraw = true) {
@@ -338,6 +372,7 @@ export class BoardView {
     this.drag = null;
     if (d && d.ghost) d.ghost.remove();
     if (d && d.active && redraw && this.model) this._draw(this._legalMap());
+    if (redraw) this._renderDeferred();
   }
 }
 

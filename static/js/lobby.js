@@ -45,7 +45,8 @@ function render(message) {
   fill(document.getElementById("open-challenges"), message.open.map((c) => {
     const tr = document.createElement("tr");
     tr.dataset.matchId = c.id;
-    const time = c.turn_seconds ? seconds(c.turn_seconds) + (c.reserve_seconds ? ` + ${seconds(c.reserve_seconds)}` : "") : "∞";
+    const time = c.clock_name ||
+      (c.turn_seconds ? seconds(c.turn_seconds) + (c.reserve_seconds ? ` + ${seconds(c.reserve_seconds)}` : "") : "∞");
     tr.append(cell(c.creator), cell(ratingText(c)), cell(rulesText(c)), cell(c.length), cell(time),
       cell(c.rated ? strings.rated : strings.casual), link(`/matches/${c.id}/`, strings.view));
     return tr;

@@ -2,6 +2,8 @@
 // the match state with its optimistic steps) runs the match; this module gives it a screen
 // (match/view.js), buttons (match/controls.js) and the page's translated strings.
 import { readStrings, translator } from "./strings.js";
+import { Alerts, alertsFor, lowTimeDue } from "./match/alerts.js";
+import { awayState } from "./match/away.js";
 import { ChatPanel } from "./match/chat.js";
 import { bindControls } from "./match/controls.js";
 import { MatchSession } from "./match/session.js";
@@ -17,7 +19,13 @@ export class MatchApp {
     this.t = translator(DEFAULT_STRINGS, strings);
     this.flipped = false;
     this.stateAt = performance.now(); // when the clocks' figures arrived (with drawnConfirmed)
+    this.presenceAt = performance.now(); // when the away figures arrived
     this.drawnConfirmed = null;
+    this.alerts = new Alerts({
+      muted: root.dataset.soundsUrl ? root.dataset.soundsMuted === "true" : storedMuted(),
+      t: this.t,
+      saveMuted: (muted) => saveMuted(root, muted),
+    });
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + root.dataset.wsPath;
     this.session = new MatchSession({
       url,
@@ -25,6 +33,11 @@ export class MatchApp {
       WebSocketImpl: WebSocketImpl || window.WebSocket,
       on: {
         draw: () => this.render(),
+        choose: (options, pick) => this.screen.chooseMove(options, pick),
+        alert: (msg, before, after) => this.alerts.fire(alertsFor(msg, before, after, this.model.mySeat())),
+        presence: () => {
+          this.presenceAt = performance.now();
+        },
         notice: (text, ms, tone) => this.screen.toast(text, ms, tone),
         ratings: (lines) => this.screen.showRatingChanges(lines),
         navigate: (path) => window.location.assign(path),
@@ -60,9 +73,35 @@ export class MatchApp {
         this.flipped = !this.flipped;
         this.render();
       },
+      claim: () => {
+        if (window.confirm(this.t("confirm_claim"))) this.session.send("claim");
+      },
+      wait: () => {
+        this.screen.waiting = true;
+        this.tick();
+      },
+      toggleSound: () => {
+        this.alerts.setMuted(!this.alerts.muted);
+        this.screen.showSound(this.alerts.muted);
+        if (!this.alerts.muted) this.alerts.play("checker"); // and the sound is unlocked by this click
+      },
+      notifications: async () => {
+        const answer = await this.alerts.enableNotifications();
+        const b = root.querySelector("#notify-button");
+        if (b) b.setAttribute("aria-pressed", String(answer === "granted"));
+      },
     });
+    this.screen.showSound(this.alerts.muted);
     this.screen.setStatus(this.t("connecting"));
-    setInterval(() => this.screen.tickClocks(this.model, performance.now() - this.stateAt), CLOCK_TICK_MS);
+    setInterval(() => this.tick(), CLOCK_TICK_MS);
+  }
+
+  tick() {
+    const now = performance.now();
+    this.screen.tickClocks(this.model, now - this.stateAt);
+    if (!this.model.view) return;
+    this.screen.tickAway(awayState(this.model, now - this.presenceAt));
+    this.alerts.tick(lowTimeDue(this.model.view, this.model.mySeat(), now - this.stateAt));
   }
 
   onChat(kind, data) {
@@ -106,8 +145,35 @@ export class MatchApp {
       connection: this.session.connection,
       flipped: this.flipped,
     });
-    this.screen.tickClocks(this.model, performance.now() - this.stateAt);
+    this.alerts.showTurn(this.model.isMyTurn());
+    this.tick();
   }
+}
+
+function storedMuted() {
+  try {
+    return localStorage.getItem("nardy-sounds-muted") === "true";
+  } catch (_) {
+    return false;
+  }
+}
+
+/** Remember the sound choice: on the account when signed in (preferences), else in this browser. */
+function saveMuted(root, muted) {
+  const url = root.dataset.soundsUrl;
+  if (!url) {
+    try {
+      localStorage.setItem("nardy-sounds-muted", String(muted));
+    } catch (_) { /* private mode: for this page only */ }
+    return;
+  }
+  const token = (document.cookie.match(/(?:^|; )csrftoken=([^;]+)/) || [])[1] || "";
+  fetch(url, {
+    method: "POST",
+    headers: { "X-CSRFToken": decodeURIComponent(token), "Content-Type": "application/x-www-form-urlencoded" },
+    body: `muted=${muted ? "1" : "0"}`,
+    credentials: "same-origin",
+  }).catch(() => { /* offline: the choice holds for this page */ });
 }
 
 export function start(root = document.getElementById("match-app")) {

@@ -197,9 +197,15 @@ async def test_presence_shows_the_opponent_leaving(match_setup):
     presence = await white_socket.receive_json_from(timeout=5)
     while presence["presence"] != {"0": True, "1": True}:
         presence = await white_socket.receive_json_from(timeout=5)
+    assert presence["away_ms"] == {"0": None, "1": None}
     await black_socket.disconnect()
     presence = await white_socket.receive_json_from(timeout=5)
-    assert presence == {"type": "presence", "presence": {"0": True, "1": False}, "spectators": 0}
+    away = presence.pop("away_ms")
+    assert presence == {
+        "type": "presence", "presence": {"0": True, "1": False}, "spectators": 0,
+        "reconnect_seconds": 60,
+    }  # fmt: skip
+    assert away["0"] is None and 0 <= away["1"] < 5000
     await white_socket.disconnect()
 
 

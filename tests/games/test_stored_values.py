@@ -21,12 +21,16 @@ from games.models import (
     RuleSetName,
     SingleDie,
     SixBlock,
+    TimeControl,
 )
 
 
 def test_stored_enum_values_never_change():
     assert MatchStatus.values == ["open", "active", "finished", "cancelled", "aborted"]
-    assert EndReason.values == ["finished", "resigned", "left", "timeouts", "aborted", "banned"]
+    assert EndReason.values == [
+        "finished", "resigned", "left", "timeouts", "aborted", "banned", "time", "abandoned",
+    ]  # fmt: skip
+    assert TimeControl.values == ["turn", "nardeon", "omerta"]
     assert GameResult.values == ["oin", "mars", "cube", "drop"]
     assert Phase.values == ["roll", "move", "over"]
     assert RuleSetName.values == ["traditional", "tournament"]

@@ -116,7 +116,8 @@ def frame(rng: random.Random, version: int, types: list[str]) -> str | bytes:
 def test_hostile_frames_change_nothing_and_every_socket_lives(test_database_name, client):
     site = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="1000000",
                       SNAPSHOT_REQUESTS_PER_MINUTE="1000000",
-                      CHAT_MESSAGES_PER_WINDOW="1000000")  # fmt: skip
+                      CHAT_MESSAGES_PER_WINDOW="1000000",
+                      RECONNECT_WINDOW_SECONDS="3600")  # fmt: skip
     try:
         white, black = make_user("fuzz_w"), make_user("fuzz_b")
         # Untimed: no server move may change the match while the frames are sent. With the cube,
@@ -134,6 +135,7 @@ def test_hostile_frames_change_nothing_and_every_socket_lives(test_database_name
     # The generator really exercised refusals and real commands alike.
     assert summary["errors"] > PLAYER_FRAMES and summary["acks"] >= 1, summary
     assert summary["chat"] >= 1, summary  # some chat commands were valid and stored
+    assert summary["claims"] == 2 * len(CLAIM_FRAMES), summary
 
 
 def _white_to_move(match_id: int) -> bool:
@@ -157,6 +159,41 @@ def _type_of(sent: str | bytes) -> object:
     return decoded.get("type") if isinstance(decoded, dict) else None
 
 
+CLAIM_FRAMES = [
+    {"type": "claim"},
+    {"type": "claim", "id": "c1"},
+    {"type": "claim", "id": "c1"},  # replayed
+    {"type": "claim", "id": 2**64},
+    {"type": "claim", "id": [[["deep"]]], "version": "x"},
+    {"type": "claim", "seat": 1, "winner": 0, "x" * 200: [1] * 50},
+    {"type": "claim", "version": -1, "step": [24, 20, 4]},
+]
+
+
+async def _hostile_claims(player, spectator, match_id: int, read_state) -> int:
+    """Claims an opponent who is away but still within the reconnect window, malformed, replayed,
+    and from a spectator: each refused with a clear code, nothing changed."""
+    refused = 0
+    for number, claim in enumerate(CLAIM_FRAMES):
+        for socket, codes in (
+            (player, {"reconnect_window", "bad_field"}),
+            (spectator, {"not_a_player", "bad_field"}),
+        ):
+            before = await read_state(match_id)
+            await socket.send(json.dumps(claim))
+            await socket.send(json.dumps({"type": "ping", "id": f"claim{number}"}))
+            while True:
+                message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+                if message["type"] == "pong":
+                    break
+                if message["type"] == "error":
+                    assert message["code"] in codes, (claim, message)
+                    refused += 1
+                assert message["type"] != "ack", (claim, message)
+            assert await read_state(match_id) == before, claim
+    return refused
+
+
 async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
     rng = random.Random(SEED)
     url = f"ws://127.0.0.1:{site.port}/ws/matches/{match_id}/"
@@ -169,7 +206,9 @@ async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
         for socket in (player, spectator):
             while json.loads(await socket.recv())["type"] != "snapshot":
                 pass
-        player_types = sorted(COMMAND_TYPES - {"resign", "leave"})  # keep the match going
+        counts["claims"] = await _hostile_claims(player, spectator, match_id, read_state)
+        # Keep the match going (a claim is refused anyway: the window is an hour).
+        player_types = sorted(COMMAND_TYPES - {"resign", "leave"})
         plan = [(player, player_types)] * PLAYER_FRAMES + [
             (spectator, sorted(COMMAND_TYPES))
         ] * SPECTATOR_FRAMES
@@ -233,17 +272,19 @@ def test_hostile_frames_in_a_match_against_the_computer_change_nothing(
     assert summary["frames"] == BOT_MATCH_FRAMES and summary["acks"] == 0
     assert summary["errors"] >= BOT_MATCH_FRAMES // 2, summary
     assert summary["not_your_turn"] > 0, summary
+    # The bot has no socket, yet claiming it as abandoned is refused: it is always at the table.
+    assert summary["opponent_present"] > 0, summary
 
 
 async def _fuzz_out_of_turn(site, match_id: int, cookie: str) -> dict[str, int]:
     rng = random.Random(SEED + 16)
     url = f"ws://127.0.0.1:{site.port}/ws/matches/{match_id}/"
     read_state = sync_to_async(_state)
-    counts = {"frames": 0, "errors": 0, "acks": 0, "not_your_turn": 0}
+    counts = {"frames": 0, "errors": 0, "acks": 0, "not_your_turn": 0, "opponent_present": 0}
     before = await read_state(match_id)
-    # Chat is not a move: a person may chat and mute while the bot is to move (chat's hostile
-    # cases are in the match fuzz above); every other command must be refused out of turn.
-    types = sorted(COMMAND_TYPES - {"resign", "leave"} - CHAT_COMMANDS.keys())
+    # Every turn and table command (a claim too: the bot never leaves); the chat is no turn
+    # command (a valid message is stored and acked) and has its own cases in the fuzz above.
+    types = sorted(COMMAND_TYPES - {"resign", "leave"} - set(CHAT_COMMANDS))
     async with connect(url, origin=site.url, additional_headers={"Cookie": cookie}) as person:
         snapshot = json.loads(await person.recv())
         assert snapshot["type"] == "snapshot" and snapshot["state"]["match"]["players"][1]["bot"]
@@ -258,6 +299,7 @@ async def _fuzz_out_of_turn(site, match_id: int, cookie: str) -> dict[str, int]:
                 counts["acks"] += message["type"] == "ack"
                 counts["errors"] += message["type"] == "error"
                 counts["not_your_turn"] += message.get("code") == "not_your_turn"
+                counts["opponent_present"] += message.get("code") == "opponent_present"
                 assert message.get("code") != "internal", (number, sent, message)
             counts["frames"] += 1
             assert await read_state(match_id) == before, (number, sent)

@@ -2,11 +2,11 @@
 "Platform rules").
 
 ``MatchState`` is a frozen value. Every operation a match has (``begin``, ``roll``, ``step``,
-``undo``, ``timeout``, ``resign``, ``ban``, ``abort``, ``cancel``, and the cube's ``double``,
-``take``, ``drop``) takes the state, the dice it may need and "now", and returns
-``(new state, events)``. Nothing here reads a clock or rolls a die: dice come in as an iterator of
-pairs (the opening roll may need several after ties, an automatic roll one more), and every pair
-drawn is recorded in an event.
+``undo``, ``timeout``, ``resign``, ``claim_abandoned``, ``ban``, ``abort``, ``cancel``, and the
+cube's ``double``, ``take``, ``drop``) takes the state, the dice it may need and "now", and
+returns ``(new state, events)``. Nothing here reads a clock or rolls a die: dice come in as an
+iterator of pairs (the opening roll may need several after ties, an automatic roll one more), and
+every pair drawn is recorded in an event.
 
 Each operation only *decides* which events happen; ``apply_event`` is the one function that
 changes a state, so replaying a match's events from its first state gives its final state
@@ -37,6 +37,8 @@ from .operations import (
     ban,
     begin,
     cancel,
+    claim_abandoned,
+    forced_turn,
     require_mover,
     resign,
     roll,
@@ -88,8 +90,10 @@ __all__ = [
     "ban",
     "begin",
     "cancel",
+    "claim_abandoned",
     "double",
     "drop",
+    "forced_turn",
     "replay",
     "require_mover",
     "resign",

@@ -56,12 +56,12 @@ def _answerer(state: MatchState, seat: int) -> GameState:
 
 def take(
     state: MatchState, *, seat: int, now: datetime, auto_roll: frozenset[int] = frozenset(),
-    dice: DicePairs | None = None,
+    dice: DicePairs | None = None, forced: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """The opponent takes: the cube is raised and theirs; the doubler rolls next (the server
     rolls and plays at once for a timed-out doubler whose double was the auto-move)."""
     game = _answerer(state, seat)
-    run = Run(state, now, dice if dice is not None else _no_dice(), auto_roll)
+    run = Run(state, now, dice if dice is not None else _no_dice(), auto_roll, forced)
     value = raised_value(game.cube_value, state.rules)
     run.emit(CubeTaken(seat=seat, side=game.side_of_seat(seat), value=value, at=now))  # type: ignore[arg-type]
     if game.cube_offer_by_server:
@@ -73,11 +73,11 @@ def take(
 
 def drop(
     state: MatchState, *, seat: int, now: datetime, dice: DicePairs,
-    auto_roll: frozenset[int] = frozenset(),
+    auto_roll: frozenset[int] = frozenset(), forced: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """The opponent drops: the game is lost at the stake before the offer (``dice`` serve the
     next game's opening roll)."""
     _answerer(state, seat)
-    run = Run(state, now, dice, auto_roll)
+    run = Run(state, now, dice, auto_roll, forced)
     drop_double(run, by_server=False)
     return run.result()

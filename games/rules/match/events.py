@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..board import Board, Side, opponent_of
-from ..clock import reserve_after, turn_deadline
+from ..clock import initial_reserve_ms, reserve_after, turn_deadline
 from ..scoring import add_game, game_result
 from ..scoring import resign as forfeit
 from ..sequences import Step, StepSequence, apply_step
@@ -43,6 +43,7 @@ class Rolled:
 class Stepped:
     side: Side
     step: Step
+    at: datetime | None = None  # restarts an Omerta step timer (None: an old event, no restart)
 
 
 @dataclass(frozen=True)
@@ -160,15 +161,19 @@ def _with_seat(values: tuple[int, int], seat: int, value: int) -> tuple[int, int
     return (value, values[1]) if seat == 0 else (values[0], value)
 
 
-def _deadline(state: MatchState, game: GameState) -> datetime | None:
-    return turn_deadline(
-        state.turn_seconds, state.reserve_ms[game.clock_seat], game.turn_started_at
+def _with_deadline(state: MatchState, game: GameState) -> MatchState:
+    """The state with ``game``, its deadline set by the match's clock (games/rules/clock.py)
+    for the seat whose clock runs (the answerer's while a double is offered)."""
+    started = game.clock_started_at or game.turn_started_at
+    deadline = turn_deadline(
+        state.clock, state.reserve_ms[game.clock_seat], game.turn_started_at, started
     )
+    return dataclasses.replace(state, game=dataclasses.replace(game, turn_deadline=deadline))
 
 
 def _apply_started(state: MatchState, event: Started) -> MatchState:
     if event.game == 1:
-        reserve = state.reserve_seconds * 1000
+        reserve = initial_reserve_ms(state.clock)
         state = dataclasses.replace(
             state, status="active", started_at=event.at, reserve_ms=(reserve, reserve)
         )
@@ -176,11 +181,9 @@ def _apply_started(state: MatchState, event: Started) -> MatchState:
         state = dataclasses.replace(state, crawford_game=event.game)
     game = GameState(
         number=event.game, white_seat=event.white_seat, opening=event.opening,
-        turn_started_at=event.at,
+        turn_started_at=event.at, clock_started_at=event.at,
     )  # fmt: skip
-    return dataclasses.replace(
-        state, game=dataclasses.replace(game, turn_deadline=_deadline(state, game))
-    )
+    return _with_deadline(state, game)
 
 
 def _apply_rolled(state: MatchState, event: Rolled) -> MatchState:
@@ -190,11 +193,15 @@ def _apply_rolled(state: MatchState, event: Rolled) -> MatchState:
 def _apply_stepped(state: MatchState, event: Stepped) -> MatchState:
     game = state.game
     assert game is not None
-    return _replace_game(
-        state,
-        board=apply_step(game.board, event.side, event.step),
-        steps=game.steps + (event.step,),
+    steps = game.steps + (event.step,)
+    game = dataclasses.replace(
+        game, board=apply_step(game.board, event.side, event.step), steps=steps
     )
+    if state.clock.restarts_on_step and event.at is not None and len(steps) > game.steps_timed:
+        # Omerta: the timer starts again after each step further into the turn (clock.py).
+        game = dataclasses.replace(game, clock_started_at=event.at, steps_timed=len(steps))
+        return _with_deadline(state, game)
+    return dataclasses.replace(state, game=game)
 
 
 def _apply_undone(state: MatchState, event: Undone) -> MatchState:
@@ -209,7 +216,7 @@ def _apply_turn_ended(state: MatchState, event: TurnEnded) -> MatchState:
     assert game is not None
     # Time beyond the turn allowance comes out of the mover's reserve bank.
     spent = reserve_after(
-        state.turn_seconds, state.reserve_ms[event.seat], event.started_at, event.finished_at
+        state.clock, state.reserve_ms[event.seat], event.started_at, event.finished_at
     )
     state = dataclasses.replace(state, reserve_ms=_with_seat(state.reserve_ms, event.seat, spent))
     moved = {"white_has_moved": True} if event.side == "w" else {"black_has_moved": True}
@@ -218,11 +225,9 @@ def _apply_turn_ended(state: MatchState, event: TurnEnded) -> MatchState:
     game = dataclasses.replace(
         game, **moved, turn=opponent_of(event.side), turn_number=game.turn_number + 1, dice=None,
         steps=(), phase="roll", turn_board=game.board, turn_started_at=event.finished_at,
-        turn_doubled_to=0,
+        turn_doubled_to=0, clock_started_at=event.finished_at, steps_timed=0,
     )  # fmt: skip
-    return dataclasses.replace(
-        state, game=dataclasses.replace(game, turn_deadline=_deadline(state, game))
-    )
+    return _with_deadline(state, game)
 
 
 def _spend_clock(state: MatchState, at: datetime) -> MatchState:
@@ -231,30 +236,31 @@ def _spend_clock(state: MatchState, at: datetime) -> MatchState:
     game = state.game
     assert game is not None
     seat = game.clock_seat
-    spent = reserve_after(state.turn_seconds, state.reserve_ms[seat], game.turn_started_at, at)
+    spent = reserve_after(state.clock, state.reserve_ms[seat], game.turn_started_at, at)
     return dataclasses.replace(state, reserve_ms=_with_seat(state.reserve_ms, seat, spent))
 
 
-def _restart_clock(state: MatchState, **changes: object) -> MatchState:
+def _restart_clock(state: MatchState, at: datetime, **changes: object) -> MatchState:
+    """The clock starts anew at ``at`` for the seat it now runs for (every time control: the
+    turn clock's turn time, NARDEON's free seconds and 60 s cap, Omerta's step timer)."""
     assert state.game is not None
-    game = dataclasses.replace(state.game, **changes)
-    return dataclasses.replace(
-        state, game=dataclasses.replace(game, turn_deadline=_deadline(state, game))
+    game = dataclasses.replace(
+        state.game, **changes, turn_started_at=at, clock_started_at=at, steps_timed=0
     )
+    return _with_deadline(state, game)
 
 
 def _apply_cube_offered(state: MatchState, event: CubeOffered) -> MatchState:
     return _restart_clock(
-        _spend_clock(state, event.at), cube_offer=event.seat,
-        cube_offer_by_server=event.by_server, turn_started_at=event.at,
+        _spend_clock(state, event.at), event.at, cube_offer=event.seat,
+        cube_offer_by_server=event.by_server,
     )  # fmt: skip
 
 
 def _apply_cube_taken(state: MatchState, event: CubeTaken) -> MatchState:
     return _restart_clock(
-        _spend_clock(state, event.at), cube_offer=None, cube_offer_by_server=False,
+        _spend_clock(state, event.at), event.at, cube_offer=None, cube_offer_by_server=False,
         cube_value=event.value, cube_owner=event.seat, turn_doubled_to=event.value,
-        turn_started_at=event.at,
     )  # fmt: skip
 
 
@@ -282,7 +288,8 @@ def _apply_game_over(state: MatchState, event: GameOver) -> MatchState:
 def _apply_match_over(state: MatchState, event: MatchOver) -> MatchState:
     score = state.score
     if event.winner_seat is not None and not score.is_over:
-        # Resigning, leaving and the third timeout lose the whole match (RULES.md).
+        # Resigning, leaving, the third timeout, a NARDEON clock run out and an abandoned table
+        # lose the whole match (RULES.md; issue 17).
         score = forfeit(score, 1 - event.winner_seat)  # type: ignore[arg-type]
     status: Status = "aborted" if event.reason == "aborted" else "finished"
     state = dataclasses.replace(

@@ -18,7 +18,7 @@ from ..scoring import (
     next_game_starter,
     opening_winner,
 )
-from ..sequences import Step
+from ..sequences import Step, legal_turns
 from ..turn import choose_rest_of_turn, is_turn_complete, legal_next_steps, play_step
 from .events import (
     Cancelled,
@@ -59,6 +59,7 @@ class Run:
     now: datetime
     dice: DicePairs
     auto_roll: frozenset[int]
+    forced: frozenset[int] = frozenset()  # seats whose forced turns the server plays at once
     events: list[Event] = field(default_factory=list)
     rolls: int = 0
 
@@ -124,6 +125,30 @@ def _set_dice(run: Run, dice: tuple[int, int], *, by_server: bool) -> None:
     assert turn is not None
     if not legal_next_steps(turn):  # the roll is shown and the turn passes (RULES.md item 3)
         _end_turn(run, by_server=by_server)
+    elif run.game.mover_seat in run.forced:
+        _play_forced_turn(run)
+
+
+def forced_turn(state: MatchState) -> tuple[Step, ...] | None:
+    """The steps of the turn being played when the roll leaves exactly one legal turn (one end
+    position, however its steps may be ordered) and nothing is played yet; None otherwise."""
+    turn = state.turn_state()
+    if turn is None or turn.steps:
+        return None
+    sequences = legal_turns(turn.start_board, turn.side, turn.dice, turn.first_turn, turn.rules)
+    if len(sequences) != 1:
+        return None
+    (only,) = sequences.values()
+    return min(only)
+
+
+def _play_forced_turn(run: Run) -> None:
+    """ "Play forced turns for me" (issue 17): the only legal turn is played at once, as the
+    player's own steps (by_server stays false: the player chose it, no time ran out)."""
+    steps = forced_turn(run.state)
+    if steps:
+        for chosen in steps:
+            _play_step(run, chosen, by_server=False)
 
 
 def maybe_auto_roll(run: Run) -> None:
@@ -142,7 +167,7 @@ def _play_step(run: Run, step: Step, *, by_server: bool) -> None:
     turn = run.state.turn_state()
     assert turn is not None
     after = play_step(turn, step)  # IllegalMove says why a step is refused
-    run.emit(Stepped(side=turn.side, step=step))
+    run.emit(Stepped(side=turn.side, step=step, at=run.now))
     if is_turn_complete(after):
         _end_turn(run, by_server=by_server)
 
@@ -223,34 +248,36 @@ def _require_turn(state: MatchState, seat: int, phase: Phase) -> GameState:
 
 
 def begin(
-    state: MatchState, *, dice: DicePairs, now: datetime, auto_roll: frozenset[int] = frozenset()
-) -> tuple[MatchState, list[Event]]:
+    state: MatchState, *, dice: DicePairs, now: datetime, auto_roll: frozenset[int] = frozenset(),
+    forced: frozenset[int] = frozenset(),
+) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """Both seats are filled: game 1 starts with the opening roll."""
     _require_status(state, "open", "match_not_active", "this challenge is no longer open")
-    run = Run(state, now, dice, auto_roll)
+    run = Run(state, now, dice, auto_roll, forced)
     _start_game(run, 1, None)
     return run.result()
 
 
 def roll(
     state: MatchState, *, seat: int, dice: DicePairs, now: datetime,
-    auto_roll: frozenset[int] = frozenset(),
+    auto_roll: frozenset[int] = frozenset(), forced: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
-    """The mover rolls; a roll with no legal step is shown and the turn passes by itself."""
+    """The mover rolls; a roll with no legal step is shown and the turn passes by itself, and a
+    roll with one legal turn is played at once for a seat in ``forced``."""
     _require_turn(state, seat, "roll")
-    run = Run(state, now, dice, auto_roll)
+    run = Run(state, now, dice, auto_roll, forced)
     _set_dice(run, _draw(run), by_server=False)
     return run.result()
 
 
 def step(
     state: MatchState, *, seat: int, step: Step, dice: DicePairs, now: datetime,
-    auto_roll: frozenset[int] = frozenset(),
+    auto_roll: frozenset[int] = frozenset(), forced: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """One step of the mover's turn; after the last possible one the turn passes by itself
     (``dice`` serves the next mover's automatic roll)."""
     _require_turn(state, seat, "move")
-    run = Run(state, now, dice, auto_roll)
+    run = Run(state, now, dice, auto_roll, forced)
     _play_step(run, step, by_server=False)
     return run.result()
 
@@ -267,19 +294,25 @@ def undo(state: MatchState, *, seat: int) -> tuple[MatchState, list[Event]]:
 
 
 def timeout(
-    state: MatchState, *, dice: DicePairs, now: datetime, auto_roll: frozenset[int] = frozenset()
-) -> tuple[MatchState, list[Event]]:
-    """The running clock ran out (``now`` is at or past the deadline): a timeout is counted and
-    the server rolls if needed and plays the rest of the turn with the engine's chooser; the third
-    timeout loses the match (RULES.md "Platform rules"). With the cube: a double left unanswered
-    is dropped, and before rolling the server doubles for a mover clearly ahead."""
+    state: MatchState, *, dice: DicePairs, now: datetime, auto_roll: frozenset[int] = frozenset(),
+    forced: frozenset[int] = frozenset(),
+) -> tuple[MatchState, list[Event]]:  # fmt: skip
+    """The running clock ran out (``now`` is at or past the deadline): the mover's, or the
+    answerer's while a double is offered. On a NARDEON clock that seat loses the match (reason
+    ``time``). Otherwise a timeout is counted and the server rolls if needed and plays the rest of
+    the turn with the engine's chooser; the third timeout loses the match (RULES.md "Platform
+    rules"; games/rules/clock.py). With the cube: a double left unanswered is dropped, and before
+    rolling the server doubles for a mover clearly ahead."""
     game = state.game
     if state.open_turn() is None or game is None or game.turn_deadline is None:
         raise MatchRuleError("match_not_active", "no timed turn is being played")
     if now < game.turn_deadline:
         raise MatchRuleError("not_timed_out", "the turn has time left")
-    run = Run(state, now, dice, auto_roll)
+    run = Run(state, now, dice, auto_roll, forced)
     seat = game.clock_seat
+    if state.clock.expiry_loses:
+        run.emit(MatchOver(winner_seat=1 - seat, reason="time", at=now))  # type: ignore[arg-type]
+        return run.result()
     timeouts = state.timeouts[seat] + 1
     run.emit(TimedOut(seat=seat, side=game.side_of_seat(seat), timeouts=timeouts))
     if timeouts >= TIMEOUTS_TO_LOSE:
@@ -335,6 +368,17 @@ def ban(state: MatchState, *, seat: int, now: datetime) -> tuple[MatchState, lis
     (issue 14), and is rated as it was."""
     _require_status(state, "active", "match_not_active", "this match is not being played")
     event = MatchOver(winner_seat=1 - seat, reason="banned", at=now)  # type: ignore[arg-type]
+    return apply_event(state, event), [event]
+
+
+def claim_abandoned(
+    state: MatchState, *, seat: int, now: datetime
+) -> tuple[MatchState, list[Event]]:
+    """``seat`` claims the match of an opponent who stayed away past the reconnect window (issue
+    17; the Serbian seed's minute to come back): a win, reason ``abandoned``. Whether the opponent
+    is away, and for how long, is the site's knowledge (games/presence.py), checked before."""
+    _require_status(state, "active", "match_not_active", "this match is not being played")
+    event = MatchOver(winner_seat=seat, reason="abandoned", at=now)  # type: ignore[arg-type]
     return apply_event(state, event), [event]
 
 

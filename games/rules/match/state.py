@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Literal
 
 from ..board import START_BOARD, Board, Side
+from ..clock import TimeControl
 from ..cube import may_double
 from ..ruleset import RuleSet
 from ..scoring import MatchScore
@@ -17,7 +18,11 @@ from ..turn import TurnState
 Seat = Literal[0, 1]
 Phase = Literal["roll", "move", "over"]
 Status = Literal["open", "active", "finished", "cancelled", "aborted"]
-EndReason = Literal["finished", "resigned", "left", "timeouts", "aborted", "banned"]
+# `time`: a NARDEON clock ran out; `abandoned`: the opponent claimed the match after a player
+# stayed away past the reconnect window (issue 17); `banned`: a moderator banned the loser (14).
+EndReason = Literal[
+    "finished", "resigned", "left", "timeouts", "aborted", "time", "abandoned", "banned"
+]
 DicePairs = Iterator[tuple[int, int]]
 
 # The third timeout in a match loses it (RULES.md "Platform rules").
@@ -63,6 +68,10 @@ class GameState:
     white_has_moved: bool = False
     black_has_moved: bool = False
     turn_deadline: datetime | None = None
+    # When the running timer started: the turn's start, or (Omerta) the step that restarted it,
+    # and how many steps into the turn that was (only a step beyond it restarts the timer).
+    clock_started_at: datetime | None = None
+    steps_timed: int = 0
     result: str = ""  # "oin" or "mars" once over
     winner_side: Side | Literal[""] = ""
     points: int = 0
@@ -105,6 +114,7 @@ class MatchState:
     rules: RuleSet
     turn_seconds: int | None = None
     reserve_seconds: int = 0
+    time_control: str = "turn"  # ruleset.TIME_CONTROLS, games/rules/clock.py
     status: Status = "open"
     score: MatchScore = field(default=None)  # type: ignore[assignment]  # set from the rules
     timeouts: tuple[int, int] = (0, 0)
@@ -132,6 +142,10 @@ class MatchState:
     def __post_init__(self) -> None:
         if self.score is None:
             object.__setattr__(self, "score", MatchScore(self.rules.match_length))
+
+    @property
+    def clock(self) -> TimeControl:
+        return TimeControl(self.time_control, self.turn_seconds, self.reserve_seconds)
 
     @property
     def winner_seat(self) -> Seat | None:

@@ -26,7 +26,7 @@ export function clockFaces(state, elapsedMs) {
   const active = match.status === "active";
   const running = !!c.running && active;
   const untimed = c.turn_ms_left === null || c.turn_ms_left === undefined;
-  const showReserve = (ms) => typeof ms === "number" && (match.reserve_seconds || ms > 0);
+  const showReserve = (ms) => typeof ms === "number" && (match.reserve_seconds || match.time_control === "nardeon" || ms > 0);
   for (const side of ["w", "b"]) {
     // The running clock's side: the mover's, or the answerer's while a double is offered.
     const toMove = (c.side || game.turn) === side && active;
@@ -37,7 +37,15 @@ export function clockFaces(state, elapsedMs) {
       const left = running ? c.turn_ms_left - elapsedMs : c.turn_ms_left;
       let res = reserve;
       if (running && left < 0 && typeof reserve === "number") res = Math.max(0, reserve + left);
-      faces[side] = { clock: formatMs(Math.max(0, left)), low: left < LOW_MS, reserve: showReserve(res) ? `+${formatMs(res)}` : "" };
+      let low = left < LOW_MS;
+      if (match.time_control === "nardeon" && typeof c.deadline_ms_left === "number") {
+        // NARDEON: the 60-second limit of a turn may come before the reserve is spent: what is
+        // shown is the time really left (protocol.md "Time controls").
+        const deadline = running ? c.deadline_ms_left - elapsedMs : c.deadline_ms_left;
+        if (left < 0 && typeof res === "number") res = Math.max(0, Math.min(res, deadline));
+        low = deadline < LOW_MS;
+      }
+      faces[side] = { clock: formatMs(Math.max(0, left)), low, reserve: showReserve(res) ? `+${formatMs(res)}` : "" };
     } else {
       faces[side] = { clock: "", low: false, reserve: showReserve(reserve) ? `+${formatMs(reserve)}` : "" };
     }

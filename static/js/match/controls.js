@@ -55,8 +55,16 @@ export function showButtons(root, { buttons, note, replay }) {
   if (link) link.hidden = !(replay && link.getAttribute("href"));
 }
 
+/** The page's keyboard shortcuts (issue 17): Space or R rolls, U or Backspace undoes. */
+export function shortcut(e) {
+  if (e.code === "Space" || e.key === " " || e.key === "r" || e.key === "R") return "roll";
+  if (e.key === "u" || e.key === "U" || e.key === "Backspace") return "undo";
+  return null;
+}
+
 /**
- * actions: {roll, undo, double, take, drop, resign, leave, rematch, decline, flip, canRoll}. The space bar rolls
+ * actions: {roll, undo, double, take, drop, resign, leave, rematch, decline, flip, claim, wait,
+ * toggleSound, notifications, canRoll}. The space bar rolls
  * (the roll button's title says so) unless the focus is in a field or on another button.
  */
 export function bindControls(root, actions) {
@@ -74,13 +82,23 @@ export function bindControls(root, actions) {
   on("rematch-button", actions.rematch);
   on("decline-button", actions.decline);
   on("flip-button", actions.flip);
+  on("claim-button", actions.claim);
+  on("wait-button", actions.wait);
+  on("sound-button", actions.toggleSound);
+  on("notify-button", actions.notifications);
   root.ownerDocument.addEventListener("keydown", (e) => {
-    if (e.code !== "Space" && e.key !== " ") return;
     const tag = (e.target && e.target.tagName) || "";
-    if (["INPUT", "TEXTAREA", "SELECT", "BUTTON"].includes(tag) && e.target.id !== "roll-button") return;
-    if (actions.canRoll()) {
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) || e.ctrlKey || e.metaKey || e.altKey) return;
+    const key = shortcut(e);
+    if (key === "roll") {
+      if (tag === "BUTTON" && e.target.id !== "roll-button" && e.key === " ") return;
+      if (actions.canRoll()) {
+        e.preventDefault();
+        actions.roll();
+      }
+    } else if (key === "undo" && actions.undo) {
       e.preventDefault();
-      actions.roll();
+      actions.undo();
     }
   });
 }

@@ -18,6 +18,7 @@ export class MatchSession {
     this.on = { draw: () => {}, notice: () => {}, navigate: () => {}, chat: () => {}, ...on };
     this.model = new MatchModel();
     this.connection = "connecting";
+    this.queue = []; // the rest of a combined move, sent one step per confirmed event
     this.socket = new MatchSocket({
       url,
       WebSocketImpl,
@@ -26,6 +27,7 @@ export class MatchSession {
       handlers: {
         snapshot: (msg) => {
           this.model.applySnapshot(msg);
+          if (this.on.presence) this.on.presence(msg);
           this.on.draw();
           if (msg.state && msg.state.chat) this.on.chat("snapshot", { chat: msg.state.chat, you: msg.you });
         },
@@ -34,10 +36,12 @@ export class MatchSession {
         event: (msg) => this.onEvent(msg),
         presence: (msg) => {
           this.model.notePresence(msg);
+          if (this.on.presence) this.on.presence(msg);
           this.on.draw();
         },
         answered: (pending, ack, error) => this.onAnswered(pending, error),
         abandoned: () => {
+          this.queue = [];
           this.model.revert();
           this.on.draw();
         },
@@ -64,7 +68,9 @@ export class MatchSession {
 
   onEvent(msg) {
     const before = this.model.applyEvent(msg);
+    this.continueCombined(msg);
     this.on.draw();
+    if (this.on.alert) this.on.alert(msg, before, this.model.confirmed);
     const d = msg.detail || {};
     if (msg.kind === "rematch" && d.match_id) {
       this.on.navigate(`/matches/${d.match_id}/`);
@@ -80,19 +86,56 @@ export class MatchSession {
   }
 
   onAnswered(pending, error) {
-    // A refused step is taken back; an accepted one stays drawn until its event confirms it.
-    if (error && pending.type === "step") this.model.revert();
+    // A refused step is taken back (with the rest of its combined move); an accepted one stays
+    // drawn until its event confirms it.
+    if (error && pending.type === "step") {
+      this.queue = [];
+      this.model.revert();
+    }
     this.on.draw();
     if (pending.type === "leave") this.on.navigate("/play/");
   }
 
+  /**
+   * After the event of one step of a combined move, the next step goes out with the new version
+   * (protocol.md `combined_moves`: ordinary steps, one after the other). If the server's state no
+   * longer offers it, the rest is dropped and the confirmed state stays drawn.
+   */
+  continueCombined(msg) {
+    if (!this.queue.length) return;
+    const next = this.queue[0];
+    if (msg.kind !== "step" || this.socket.pending || !this.model.isLegalNow(next)) {
+      if (msg.kind !== "step" || !this.model.isLegalNow(next)) this.queue = [];
+      return;
+    }
+    const rest = this.queue;
+    this.queue = [];
+    this.sendSteps(rest);
+  }
+
   // ---- the viewer's commands ----
-  /** Play the server's legal step from board key `from` to `to`, drawn at once. True if sent. */
+  /**
+   * A gesture from board key `from` to `to`: one step, or one checker by several dice. When the
+   * gesture can end in different ways (combined.js), `on.choose(options, pick)` asks the viewer
+   * and `pick(option)` plays the chosen one. True when something was sent or asked.
+   */
   move(from, to) {
     if (this.socket.pending) return false;
-    const step = this.model.stepBetween(from, to);
-    if (!step || !this.socket.versioned("step", { step })) return false;
-    this.model.applyOptimisticStep(step);
+    const options = this.model.movesBetween(from, to);
+    if (!options.length) return false;
+    if (options.length > 1 && this.on.choose) {
+      this.on.choose(options, (option) => this.sendSteps(option.steps));
+      return true;
+    }
+    return this.sendSteps(options[0].steps);
+  }
+
+  /** Send the first of `steps` now, drawn at once with the rest; the rest follow its event. */
+  sendSteps(steps) {
+    if (this.socket.pending || !steps.length || !this.model.isLegalNow(steps[0])) return false;
+    if (!this.socket.versioned("step", { step: steps[0] })) return false;
+    this.queue = steps.slice(1);
+    this.model.applyOptimisticPath(steps);
     this.on.draw();
     return true;
   }

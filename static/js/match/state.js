@@ -2,7 +2,8 @@
 // the confirmed state, or it with the viewer's step applied before the server answers). Pure data,
 // no DOM. The rules are the server's: the steps offered are its `legal_steps`, and an optimistic
 // step only moves one checker from the step's source to its destination (protocol.md "step").
-import { ownPointToIndex, ownPointToKey, keyToOwnPoint, sideSign } from "../points.js";
+import { ownPointToIndex, keyToOwnPoint, sideSign } from "../points.js";
+import { boardMoves, isLegalStep, movesBetween } from "./combined.js";
 
 function clone(x) {
   return JSON.parse(JSON.stringify(x));
@@ -17,6 +18,8 @@ export class MatchModel {
     this.view = null; // what is drawn
     this.presence = {};
     this.spectators = 0;
+    this.awayMs = {}; // per seat: ms away when the presence came (null: here)
+    this.reconnectSeconds = 60;
   }
 
   /** A snapshot replaces everything (protocol.md "snapshot"). */
@@ -51,6 +54,8 @@ export class MatchModel {
   notePresence(from) {
     if (from.presence) this.presence = from.presence;
     if (typeof from.spectators === "number") this.spectators = from.spectators;
+    if (from.away_ms) this.awayMs = from.away_ms;
+    if (typeof from.reconnect_seconds === "number") this.reconnectSeconds = from.reconnect_seconds;
   }
 
   setConfirmed(state) {
@@ -110,14 +115,24 @@ export class MatchModel {
   }
 
   // ---- steps (own numbering on the wire, board keys on the screen) ----
-  /** The moves the board offers now: the server's legal steps as {from: index, to: index|"off"}. */
+  /**
+   * The moves the board offers now as {from: index, to: index|"off"}: the server's legal steps
+   * and its combined moves of one checker by several dice (combined.js).
+   */
   legalMoves() {
     if (!this.isMyTurn() || !this.phaseIs("move")) return [];
-    const g = this.view.game;
-    return (g.legal_steps || []).map(([source, destination]) => ({
-      from: ownPointToIndex(g.turn, source),
-      to: ownPointToKey(g.turn, destination),
-    }));
+    return boardMoves(this.view.game);
+  }
+
+  /** Every way (single step or combined) from board key `from` to `to`: combined.js. */
+  movesBetween(from, to) {
+    if (!this.isMyTurn() || !this.phaseIs("move")) return [];
+    return movesBetween(this.view.game, from, to);
+  }
+
+  /** True when `step` is legal in the state drawn now. */
+  isLegalNow(step) {
+    return this.isMyTurn() && isLegalStep(this.view && this.view.game, step);
   }
 
   /**
@@ -141,11 +156,9 @@ export class MatchModel {
    * the server's next state says what is legal. Only a step of the server's `legal_steps` is
    * applied (anything else is refused here and changes nothing). True when applied.
    */
-  applyOptimisticStep(step) {
+  applyOptimisticStep(step, { trusted = false } = {}) {
     const g = this.view && this.view.game;
-    if (!g || !(g.legal_steps || []).some((s) => s[0] === step[0] && s[1] === step[1] && s[2] === step[2])) {
-      return false;
-    }
+    if (!g || (!trusted && !isLegalStep(g, step))) return false;
     const sign = sideSign(g.turn);
     g.board[ownPointToIndex(g.turn, step[0])] -= sign;
     if (step[1] === 0) {
@@ -161,7 +174,18 @@ export class MatchModel {
     g.dice_left = left;
     g.steps = [...(g.steps || []), step];
     g.legal_steps = [];
+    g.combined_moves = [];
     g.can_undo = false;
+    return true;
+  }
+
+  /**
+   * Draw a combined move before the server confirms it: its first step must be legal now; the
+   * rest follow it as the server listed them (its `combined_moves`). True when applied.
+   */
+  applyOptimisticPath(steps) {
+    if (!steps.length || !this.applyOptimisticStep(steps[0])) return false;
+    for (const step of steps.slice(1)) this.applyOptimisticStep(step, { trusted: true });
     return true;
   }
 }

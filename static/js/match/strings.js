@@ -43,6 +43,17 @@ export const DEFAULT_STRINGS = {
   cube_dropped: "{name} drops the double", cube_dropped_timeout: "{name} ran out of time: the double is dropped",
   cube_info: "cube {n}", cube_owned: "cube {n} ({name})", crawford: "Crawford game",
   cube: "at the cube's value", drop_result: "double declined", doubled_taken: "(doubles to {n}, taken)",
+  clock_nardeon: "NARDEON clock: 12 s a turn, then a 2-minute reserve", clock_omerta: "Omerta clock: 90 s a step",
+  which_dice: "Which dice?", cancel: "Cancel",
+  away_countdown: "Your opponent is disconnected: {time} to come back.",
+  away_claim: "Your opponent did not come back. Claim the win, or keep waiting.",
+  away_waiting: "Waiting for your opponent; you may still claim the win.",
+  confirm_claim: "Claim the win? Your opponent loses the match as abandoned.",
+  reason_time: "the opponent ran out of time", reason_abandoned: "the opponent did not come back",
+  sound_on: "Sound on", sound_off: "Sound off", notify_title: "Your turn", notify_body: "It is your turn.",
+  white_checkers: "white", black_checkers: "black",
+  sr_point: "Point {point}: {n} {colour}", sr_empty: "Point {point}: empty", sr_tray: "Borne off: {n}",
+  sr_selected: "selected", sr_source: "can move", sr_destination: "move here",
 };
 
 export function sideName(t, side) {
@@ -91,7 +102,9 @@ export function matchInfoText(model, t) {
   const parts = [t("match_to", { n: m.length })];
   const rulesName = m.rules && m.rules.name;
   if (rulesName) parts.push(t(`rules_${rulesName}`));
-  if (m.turn_seconds) {
+  if (m.time_control === "nardeon" || m.time_control === "omerta") {
+    parts.push(t(`clock_${m.time_control}`));
+  } else if (m.turn_seconds) {
     parts.push(t("per_turn", { s: m.turn_seconds }) + (m.reserve_seconds ? ` ${t("reserve", { s: m.reserve_seconds })}` : ""));
   } else {
     parts.push(t("untimed"));

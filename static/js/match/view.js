@@ -1,22 +1,99 @@
 // Drawing the match page from a MatchModel: the board (board.js), player bars, status line,
 // notices, score, move list and spectators. Everything here touches the DOM and nothing else.
 import { BoardView, fillPlayerBars } from "../board.js";
+import { optionLabel } from "./combined.js";
 import { moveListItem, moveWords, formatOpening, formatTurn } from "../notation.js";
 import { pipCount, stepsToMoves } from "../points.js";
-import { clockFaces, showClocks } from "./clocks.js";
+import { clockFaces, formatMs, showClocks } from "./clocks.js";
 import { buttonStates, showButtons } from "./controls.js";
 import { ratingText } from "../strings.js";
 import { matchInfoText, sideName, statusText } from "./strings.js";
 
 const EMPTY_BOARD = Object.freeze(new Array(24).fill(0));
 
+/** The screen reader's words for a point, in the page's language. */
+function describePointIn(t, { point, count, colour, source, destination, selected, tray }) {
+  const parts = [tray ? t("sr_tray", { n: count }) : count ? t("sr_point", { point, n: count, colour }) : t("sr_empty", { point })];
+  if (selected) parts.push(t("sr_selected"));
+  if (source) parts.push(t("sr_source"));
+  if (destination) parts.push(t("sr_destination"));
+  return parts.join(", ");
+}
+
 export class MatchView {
   constructor(root, { t, onMove }) {
     this.root = root;
     this.t = t;
     this.$ = (id) => root.querySelector(`#${id}`);
-    this.board = new BoardView(this.$("board"), { onMove, label: root.dataset.boardLabel || "Board" });
+    this.board = new BoardView(this.$("board"), {
+      onMove,
+      label: root.dataset.boardLabel || "Board",
+      colours: { w: t("white_checkers"), b: t("black_checkers") },
+      describe: (p) => describePointIn(t, p),
+    });
     this.toastTimer = null;
+    this.waiting = false; // the viewer chose to keep waiting for an away opponent
+  }
+
+  /**
+   * A gesture that can end in different ways (combined.js): one button per way and a cancel;
+   * `pick(option)` plays the chosen one.
+   */
+  chooseMove(options, pick) {
+    const box = this.$("move-choice");
+    if (!box) return pick(options[0]);
+    box.replaceChildren();
+    const question = document.createElement("span");
+    question.textContent = this.t("which_dice");
+    box.appendChild(question);
+    const close = () => {
+      box.hidden = true;
+      box.replaceChildren();
+    };
+    for (const option of options) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "choice";
+      button.textContent = optionLabel(option);
+      button.addEventListener("click", () => {
+        close();
+        pick(option);
+      });
+      box.appendChild(button);
+    }
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "quiet";
+    cancel.textContent = this.t("cancel");
+    cancel.addEventListener("click", close);
+    box.appendChild(cancel);
+    box.hidden = false;
+    box.querySelector("button").focus();
+  }
+
+  /** The away opponent's countdown and, after it, the claim (awayState from away.js). */
+  tickAway(away) {
+    const claim = this.$("claim-button");
+    const wait = this.$("wait-button");
+    const note = this.$("away-note");
+    if (!away) this.waiting = false;
+    const offer = !!away && away.canClaim;
+    if (claim) claim.hidden = !offer;
+    if (wait) wait.hidden = !offer || this.waiting;
+    if (note) {
+      note.hidden = !away;
+      note.textContent = !away ? "" : away.canClaim ? this.t(this.waiting ? "away_waiting" : "away_claim") : this.t("away_countdown", { time: formatMs(away.msLeft) });
+    }
+    const mark = this.root.querySelector(".player-bar .away");
+    if (mark && away) mark.textContent = `${this.t("disconnected")} ${formatMs(away.msLeft)}`;
+  }
+
+  /** The sound toggle's state (aria-pressed = muted). */
+  showSound(muted) {
+    const b = this.$("sound-button");
+    if (!b) return;
+    b.setAttribute("aria-pressed", String(!!muted));
+    b.textContent = this.t(muted ? "sound_off" : "sound_on");
   }
 
   setStatus(text, tone = "") {
@@ -86,6 +163,8 @@ export class MatchView {
     this.renderPlayers(model, ui);
     const live = ui.connection === "open";
     showButtons(root, buttonStates(model, this.t, { pending: !!ui.pending, live, flipped: ui.flipped }));
+    const notify = this.$("notify-button");
+    if (notify) notify.hidden = v.match.status !== "active" && v.match.status !== "open";
     this.renderScore(model);
     this.renderMoves(model);
     this.renderSpectators(model);

@@ -48,6 +48,25 @@ export const SCENARIOS = {
     s.presence = { 0: false, 1: true };
     return { you: { user: "bogdan", seat: 1, side: "b" }, state: s };
   },
+  // White to move with 5-3, nothing played: one checker may go 24 -> 16 in one gesture
+  // (combined_moves, protocol.md), or 24 -> 19 / 24 -> 21 step by step.
+  white_combined: () => {
+    const s = base();
+    s.game.board = board({ 11: -14, 17: -1, 23: 15 });
+    s.game.dice = [5, 3]; s.game.dice_left = [5, 3]; s.game.steps = []; s.game.can_undo = false;
+    s.game.legal_steps = [[24, 19, 5], [24, 21, 3]];
+    s.game.combined_moves = [[[24, 19, 5], [19, 16, 3]]];
+    return { you: { user: "ana", seat: 0, side: "w" }, state: s };
+  },
+  // White bearing off with 6-3, a checker on 5: off with the 6 alone, or 5 -> 2 -> off with both.
+  white_bear_off_choice: () => {
+    const s = base();
+    s.game.board = board({ 4: 1, 1: 14, 11: -15 });
+    s.game.dice = [6, 3]; s.game.dice_left = [6, 3]; s.game.steps = []; s.game.can_undo = false;
+    s.game.legal_steps = [[5, 0, 6], [5, 2, 3], [2, 0, 6]];
+    s.game.combined_moves = [[[5, 2, 3], [2, 0, 6]]];
+    return { you: { user: "ana", seat: 0, side: "w" }, state: s };
+  },
   // White must roll.
   white_roll: () => {
     const s = base();
