@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "pairing",
     "ratings",
 ]
 
