@@ -24,9 +24,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     deltas = rating_deltas(player, [match.pk for match in page])
     for match in page:
         match.rating_delta = deltas.get(match.pk)
-    return render(
-        request, "accounts/profile.html", {"player": player, "record": record, "page": page}
-    )
+    from pairing.hooks import is_guest
+
+    viewer = request.user
+    may_challenge = viewer.is_authenticated and viewer.pk != player.pk and not is_guest(viewer)
+    context = {"player": player, "record": record, "page": page, "may_challenge": may_challenge}
+    return render(request, "accounts/profile.html", context)
 
 
 @login_required

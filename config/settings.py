@@ -192,6 +192,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "0.5")),
         "options": {"expires": 5},
     },
+    "sweep-pools": {
+        "task": "pairing.sweep_pools",
+        "schedule": float(os.environ.get("POOL_SWEEP_SECONDS", "1")),
+        "options": {"expires": 5},
+    },
+    "expire-challenges": {
+        "task": "games.expire_challenges",
+        "schedule": 10.0,
+        "options": {"expires": 10},
+    },
     "close-stale-matches": {
         "task": "games.close_stale_matches",
         "schedule": 600.0,
@@ -211,6 +221,11 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
 # Snapshots a match socket may ask for per minute (each is a database read on the threads that
 # also run players' moves); resynchronisations the server starts itself are not counted.
 SNAPSHOT_REQUESTS_PER_MINUTE = int(os.environ.get("SNAPSHOT_REQUESTS_PER_MINUTE", "20"))
+# Quick pairing (pairing/): a waiting player whose Play page has not been seen for this long
+# (socket closed, network gone) leaves the pool.
+POOL_GONE_SECONDS = float(os.environ.get("POOL_GONE_SECONDS", "6"))
+# A direct challenge lapses after this long unanswered.
+DIRECT_CHALLENGE_SECONDS = int(os.environ.get("DIRECT_CHALLENGE_SECONDS", "120"))
 # Private invite links a player may create per hour.
 PRIVATE_CHALLENGES_PER_HOUR = int(os.environ.get("PRIVATE_CHALLENGES_PER_HOUR", "20"))
 

@@ -14,6 +14,8 @@ from games.models import (
 )
 from games.rules.ruleset import PRESETS
 
+MAX_RATING = 3000  # a rating range's ends (PositiveSmallIntegerField columns)
+
 # "Traditional 1, Tournament 5": each preset's usual length, from the engine's presets.
 USUAL = format_lazy(
     ", ".join(["{}"] * len(RuleSetName.choices)),
@@ -79,8 +81,48 @@ class MatchCreateForm(forms.Form):
         label=_("Opening roll"), choices=Opening.choices, initial=Opening.REROLL
     )
 
+    # Only players inside the range may accept (issue 15); either end may stay empty.
+    min_rating = forms.IntegerField(
+        label=_("Opponent's rating from"), required=False, min_value=0, max_value=MAX_RATING
+    )
+    max_rating = forms.IntegerField(
+        label=_("Opponent's rating up to"), required=False, min_value=0, max_value=MAX_RATING
+    )
+
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("rated") and not cleaned.get("turn_seconds"):
             self.add_error("turn_seconds", _("Untimed play is for casual matches only."))
+        lowest, highest = cleaned.get("min_rating"), cleaned.get("max_rating")
+        if lowest is not None and highest is not None and lowest > highest:
+            self.add_error("max_rating", _("The lowest rating is above the highest."))
+        if cleaned.get("private") and (lowest is not None or highest is not None):
+            self.add_error("min_rating", _("A rating range is for open challenges only."))
         return cleaned
+
+    def service_arguments(self) -> dict:
+        """The cleaned settings as `match_create`'s keywords."""
+        data = self.cleaned_data
+        return {
+            "rule_set_name": data["rule_set_name"],
+            "length": data["length"],
+            "turn_seconds": data["turn_seconds"] or None,
+            "reserve_seconds": data["reserve_seconds"],
+            "rated": data["rated"],
+            "head_exception": data["head_exception"],
+            "opening": data["opening"],
+            **{
+                name: data[name]
+                for name in ("private", "min_rating", "max_rating")
+                if name in self.fields
+            },
+        }
+
+
+class DirectChallengeForm(MatchCreateForm):
+    """The Play page's settings, for a challenge to one player (no link, no rating range)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("private", "min_rating", "max_rating"):
+            del self.fields[name]

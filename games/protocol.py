@@ -27,7 +27,18 @@ from games.rules.clock import read_clock
 from games.rules.ruleset import OPTION_VALUES
 
 COMMAND_TYPES = frozenset(
-    {"roll", "step", "undo", "resign", "leave", "rematch", "rematch_decline", "snapshot", "ping"}
+    {
+        "roll",
+        "step",
+        "undo",
+        "resign",
+        "leave",
+        "abort",
+        "rematch",
+        "rematch_decline",
+        "snapshot",
+        "ping",
+    }  # fmt: skip
 )
 VERSIONED_COMMANDS = frozenset({"roll", "step", "undo"})
 
@@ -233,6 +244,12 @@ def match_section(
         "players": players,
         "winner": match.seat_of(match.winner_id),
         "end_reason": match.end_reason or None,
+        # Either player may abort until each has made a first move (issue 15).
+        "abortable": match.status == "active"
+        and game is not None
+        and game.number == 1
+        and not (game.white_has_moved and game.black_has_moved),
+        "aborted_by": match.aborted_by_seat,
         "rematch": {
             "offered_by": match.rematch_offered_by,
             "declined": match.rematch_declined,
@@ -301,7 +318,11 @@ _EVENT_DETAILS: dict[type, tuple[str, Any]] = {
     ),  # fmt: skip
     engine.MatchOver: (
         "match_over",
-        lambda event: {"winner_seat": event.winner_seat, "reason": event.reason},
+        lambda event: {
+            "winner_seat": event.winner_seat,
+            "reason": event.reason,
+            "aborted_by": event.aborted_by,
+        },
     ),
     engine.Cancelled: ("cancelled", lambda event: {}),
 }

@@ -117,6 +117,8 @@ def lobby_state() -> dict[str, Any]:
                 "turn_seconds": match.turn_seconds,
                 "reserve_seconds": match.reserve_seconds,
                 "rated": match.rated,
+                "min_rating": match.min_rating,
+                "max_rating": match.max_rating,
             }
             for match in challenges
         ],
@@ -142,6 +144,23 @@ def lobby_state() -> dict[str, Any]:
             for match in live
         ],
     }
+
+
+def challenges_visible(
+    open_list: list[dict[str, Any]], *, username: str | None, rating: int | None
+) -> list[dict[str, Any]]:
+    """The open challenges a viewer may accept (their rating inside each one's range), and their
+    own; everyone's for a visitor who is not signed in (issue 15)."""
+    from games.services.lifecycle import rating_in_range
+
+    if rating is None:
+        return open_list
+    return [
+        challenge
+        for challenge in open_list
+        if challenge["creator"] == username
+        or rating_in_range(rating, challenge["min_rating"], challenge["max_rating"])
+    ]
 
 
 def player_matches(user) -> QuerySet[Match]:

@@ -8,7 +8,8 @@ close ratings and asks both to confirm when the gap is 400 points or more. Here:
   evenly to ±400 at 30 s, then without limit (`window`);
 - a pair is possible when the gap is inside BOTH players' windows and the pair is not blocked;
 - the closest possible pairs are made first (ties: the longer wait first), each player once;
-- a pair whose gap is 400 or more is made only as a proposal both must confirm (`needs_confirmation`).
+- a pair whose gap is 400 or more is made only as a proposal both must confirm
+  (`needs_confirmation`).
 """
 
 from __future__ import annotations

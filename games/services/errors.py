@@ -26,6 +26,7 @@ _MESSAGES = {
     "not_rolled": _("Roll the dice first."),
     "undo_not_allowed": _("In this rule set every step is final."),
     "nothing_to_undo": _("There is no step to take back."),
+    "not_abortable": _("Both players have moved: the match can no longer be aborted."),
 }
 
 

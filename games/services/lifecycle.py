@@ -40,8 +40,13 @@ def match_create(
     private: bool = False,
     head_exception: str | None = None,
     opening: str | None = None,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    invited=None,
+    expires_at=None,
 ) -> Match:
-    """An open challenge (or a private invite). Validates through the engine's RuleSet."""
+    """An open challenge (or a private invite, or a direct challenge to `invited`). Validates
+    through the engine's RuleSet."""
     try:
         rules = rule_set(
             rule_set_name,
@@ -58,8 +63,14 @@ def match_create(
         turn_seconds=turn_seconds or None,
         reserve_seconds=reserve_seconds,
         rated=rated,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        invited=invited,
+        expires_at=expires_at,
         **rule_columns(rules),
     )
+    if min_rating is not None and max_rating is not None and min_rating > max_rating:
+        raise CommandError("bad_field", _("The lowest rating is above the highest."))
     already_open = _("You already have an open challenge; cancel it first.")
     if (
         not private
@@ -79,6 +90,11 @@ def match_create(
         raise CommandError("already_open", already_open) from None
     transaction.on_commit(_lobby_changed)
     return match
+
+
+def rating_in_range(rating: int, lowest: int | None, highest: int | None) -> bool:
+    """Whether a player of `rating` may accept a challenge asking for [lowest, highest]."""
+    return (lowest is None or rating >= lowest) and (highest is None or rating <= highest)
 
 
 def _limit_private_challenges(creator) -> None:
@@ -124,17 +140,24 @@ def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
         match = context.match
         if match.status != MatchStatus.OPEN:
             raise CommandError("match_not_active", _("This challenge is no longer open."))
-        if match.private and token != match.invite_token:
+        if match.invited_id is not None and match.invited_id != user.pk:
+            raise CommandError("not_invited", _("This challenge is for another player."))
+        if match.private and match.invited_id is None and token != match.invite_token:
             raise CommandError("not_found", _("This invitation link is not valid."))
+        if match.expires_at is not None and match.expires_at <= context.now:
+            raise CommandError("match_not_active", _("This challenge has expired."))
         if match.creator_id == user.pk:
             raise CommandError("not_a_player", _("You cannot accept your own challenge."))
         if not user.is_active:
             raise CommandError("not_a_player", _("This account is not active."))
+        rating = ratings_of([user.pk])[user.pk]
+        if not rating_in_range(rating, match.min_rating, match.max_rating):
+            raise CommandError(
+                "outside_range", _("Your rating is outside the range this challenge asks for.")
+            )
         match.opponent = user
         # The accepting player's own instance is left as it came (no rating cached on it).
-        context.note_player(
-            user.pk, user.username, user.auto_roll, ratings_of([user.pk])[user.pk], True
-        )
+        context.note_player(user.pk, user.username, user.auto_roll, rating, True)
         _begin(context)
         context.save()
     return match
@@ -158,6 +181,39 @@ def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:
             lambda state: engine.resign(state, seat=seat, now=context.now, left_table=left_table)
         )
         context.save()
+    return context.match
+
+
+def match_abort(*, user, match_id: int) -> Match:
+    """Call the match off before each player has made a first move: no result, unrated, not
+    counted (issue 15); the engine remembers the aborting seat. Locks the match row."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = context.seat_of(user)
+        context.run(lambda state: engine.abort_before_start(state, seat=seat, now=context.now))
+        context.save()
+    return context.match
+
+
+def match_start_paired(
+    *,
+    first_id: int,
+    second_id: int,
+    rule_set_name: str,
+    length: int,
+    turn_seconds: int,
+    rated: bool,
+) -> Match:
+    """A match between two players the pairing pool matched (pairing/services.py), started at
+    once with the opening roll like a rematch. Call inside the pairing transaction."""
+    rules = rule_set(rule_set_name, match_length=length)
+    match = Match.objects.create(
+        creator_id=first_id, opponent_id=second_id, private=True, rule_set_name=rule_set_name,
+        turn_seconds=turn_seconds, rated=rated, **rule_columns(rules),
+    )  # fmt: skip
+    context = locked(match.pk)
+    _begin(context)
+    context.save()
     return context.match
 
 

@@ -35,6 +35,7 @@ def match_state_of(match: Match, game: Game | None) -> MatchState:
         started_at=match.started_at,
         finished_at=match.finished_at,
         game=game_state_of(game) if game is not None else None,
+        aborted_by=match.aborted_by_seat,  # type: ignore[arg-type]
     )
 
 
@@ -80,6 +81,7 @@ def match_values(match: Match, state: MatchState) -> dict[str, Any]:
         "end_reason": state.end_reason,
         "started_at": state.started_at,
         "finished_at": state.finished_at,
+        "aborted_by_seat": state.aborted_by,
     }
 
 

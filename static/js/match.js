@@ -35,6 +35,9 @@ export class MatchApp {
       roll: () => this.session.roll(),
       canRoll: () => this.session.canRoll(),
       undo: () => this.session.undo(),
+      abort: () => {
+        if (window.confirm(this.t("confirm_abort"))) this.session.send("abort");
+      },
       resign: () => {
         if (window.confirm(this.t("confirm_resign"))) this.session.send("resign");
       },

@@ -128,7 +128,7 @@ async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
         for socket in (player, spectator):
             while json.loads(await socket.recv())["type"] != "snapshot":
                 pass
-        player_types = sorted(COMMAND_TYPES - {"resign", "leave"})  # keep the match going
+        player_types = sorted(COMMAND_TYPES - {"resign", "leave", "abort"})  # keep the match going
         plan = [(player, player_types)] * PLAYER_FRAMES + [
             (spectator, sorted(COMMAND_TYPES))
         ] * SPECTATOR_FRAMES

@@ -97,9 +97,7 @@ def test_nobody_is_paired_with_themselves_or_twice():
 
 
 @given(
-    st.lists(
-        st.tuples(st.floats(800, 2400), st.floats(0, 90)), min_size=0, max_size=40
-    ),
+    st.lists(st.tuples(st.floats(800, 2400), st.floats(0, 90)), min_size=0, max_size=40),
     st.sets(st.tuples(st.integers(0, 39), st.integers(0, 39)), max_size=30),
 )
 def test_every_pair_is_acceptable_and_every_player_is_in_at_most_one(players, blocked_pairs):

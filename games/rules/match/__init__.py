@@ -29,6 +29,7 @@ from .events import (
 )
 from .operations import (
     abort,
+    abort_before_start,
     begin,
     cancel,
     require_mover,
@@ -75,6 +76,7 @@ __all__ = [
     "TurnEnded",
     "Undone",
     "abort",
+    "abort_before_start",
     "apply_event",
     "begin",
     "cancel",

@@ -97,6 +97,7 @@ class MatchState:
     started_at: datetime | None = None
     finished_at: datetime | None = None
     game: GameState | None = None
+    aborted_by: Seat | None = None  # who aborted before the start, if anyone
 
     def __post_init__(self) -> None:
         if self.score is None:
@@ -119,6 +120,18 @@ class MatchState:
             rules=self.rules,
             steps=game.steps,
             board=game.board,
+        )
+
+    @property
+    def abortable(self) -> bool:
+        """Either player may abort, without a result, until each has made a first move of the
+        first game (issue 15; lichess allows it until both sides have moved)."""
+        game = self.game
+        return (
+            self.status == "active"
+            and game is not None
+            and game.number == 1
+            and not (game.white_has_moved and game.black_has_moved)
         )
 
     def open_turn(self) -> tuple[int, int] | None:

@@ -107,7 +107,7 @@ export class MatchSession {
     this.on.draw();
   }
 
-  /** Commands without a version (protocol.md): resign, leave, rematch, rematch_decline. */
+  /** Commands without a version (protocol.md): abort, resign, leave, rematch, rematch_decline. */
   send(type) {
     return type === "leave" ? this.socket.command({ type }) : this.socket.send({ type });
   }
