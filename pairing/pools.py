@@ -47,9 +47,14 @@ class Pool:
         parts = key.split(".")
         if len(parts) != 4 or parts[3] not in (RATED, CASUAL):
             raise PoolKeyError("a pool is named rule_set.length.seconds.rated|casual")
-        if not (parts[1].isdigit() and parts[2].isdigit()):
+        if not (
+            parts[1].isascii() and parts[1].isdigit() and parts[2].isascii() and parts[2].isdigit()
+        ):
             raise PoolKeyError("length and seconds are whole numbers")
-        return cls(parts[0], int(parts[1]), int(parts[2]), parts[3] == RATED)
+        pool = cls(parts[0], int(parts[1]), int(parts[2]), parts[3] == RATED)
+        if pool.key != key:  # one spelling per pool ("01" is not "1")
+            raise PoolKeyError("a pool is named by its own key")
+        return pool
 
     @classmethod
     def of(cls, entry) -> Pool:

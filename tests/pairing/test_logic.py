@@ -127,3 +127,18 @@ def test_the_logic_needs_no_django():
         capture_output=True, text=True, check=True, cwd=ROOT,
     )  # fmt: skip
     assert loaded.stdout.strip() == "False"
+
+
+def test_pool_keys_are_one_spelling_of_known_values_and_never_change():
+    from pairing.pools import TILES, Pool, PoolKeyError
+
+    # Stored in Redis and in the metrics' labels: these spellings must stay.
+    assert Pool("traditional", 1, 60, True).key == "traditional.1.60.rated"
+    assert Pool("tournament", 5, 90, False).key == "tournament.5.90.casual"
+    for tile in TILES:
+        assert Pool.from_key(tile.key) == tile
+    for bad in ["traditional.01.60.rated", "traditional.1.60", "traditional.9.60.rated",
+                "traditional.1.61.rated", "x.1.60.rated", "traditional.1.60.ranked",
+                "traditional.１.60.rated", "", None, 5, ["traditional"], "t" * 41]:  # fmt: skip
+        with pytest.raises(PoolKeyError):
+            Pool.from_key(bad)
