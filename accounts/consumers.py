@@ -210,13 +210,21 @@ class MeSocket(SiteSocket):
     """`/ws/me/`: who am I, ping → pong (connectivity checks, the idle-socket test), and the
     user's notifications on every page (a direct challenge to accept or decline)."""
 
-    async def on_notify(self, payload: dict[str, Any]) -> None:
-        if payload.get("type") in SITE_NOTIFICATIONS:
-            await self.send_json(payload)
-
     async def on_open(self) -> None:
         user = self.user
         await self.send_json({"type": "hello", "user": user.username if user else None})
+        if user is not None:
+            from channels.db import DatabaseSyncToAsync
+
+            from games.selectors import pending_challenges
+
+            read = DatabaseSyncToAsync(pending_challenges, thread_sensitive=False)
+            for payload in await read(user.pk):
+                await self.send_json(payload)
+
+    async def on_notify(self, payload: dict[str, Any]) -> None:
+        if payload.get("type") in SITE_NOTIFICATIONS:
+            await self.send_json(payload)
 
     async def handle(self, message: dict[str, Any]) -> None:
         if message["type"] == "ping":

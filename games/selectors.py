@@ -163,6 +163,21 @@ def challenges_visible(
     ]
 
 
+def pending_challenges(user_id: int) -> list[dict[str, Any]]:
+    """The direct challenges still waiting for this player's answer, as notifications (a page
+    opened after one was sent shows it too)."""
+    from games.services.challenges import challenge_payload
+
+    now = timezone.now()
+    matches = list(
+        Match.objects.filter(invited_id=user_id, status=MatchStatus.OPEN, expires_at__gt=now)
+        .select_related("creator")
+        .order_by("created_at")
+    )
+    ratings = ratings_of([match.creator_id for match in matches])
+    return [challenge_payload(match, ratings[match.creator_id]) for match in matches]
+
+
 def player_matches(user) -> QuerySet[Match]:
     return (
         Match.objects.filter(Q(creator=user) | Q(opponent=user))

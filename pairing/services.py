@@ -7,7 +7,8 @@ pool's PostgreSQL advisory lock, then locks the free entries (`select_for_update
 with the pure function (pairing/logic.py), and in the same transaction starts each match and
 deletes the two entries. A second pairing of the same pool waits for the lock and finds those
 entries gone; a `PairedWait` row per wait id makes a second match from one wait impossible at
-the database level as well. Lock order everywhere: the pool's lock, then entry rows.
+the database level as well. Lock order everywhere: (a joining player's user row,) the pool's
+lock, then entry rows (`of=("self",)`: the users joined in are read, not locked).
 """
 
 from __future__ import annotations
@@ -64,17 +65,24 @@ def status_payload(entry: PoolEntry, now: datetime) -> dict[str, Any]:
     from pairing.logic import window
 
     waited = max(0.0, (now - entry.joined_at).total_seconds())
+    accepted = window(waited)
     return {
         "type": "pool_waiting",
         "pool": Pool.of(entry).key,
         "waited": round(waited, 1),
-        "window": window(waited),
+        "window": None if accepted is None else round(accepted),
         "rating": round(entry.rating),
         "proposal": entry.proposal_id,
     }
 
 
 # --- Joining and leaving -------------------------------------------------------------------------
+
+
+def _playing(user) -> bool:
+    return Match.objects.filter(
+        Q(creator=user) | Q(opponent=user), status=MatchStatus.ACTIVE
+    ).exists()
 
 
 def pool_join(*, user, pool: Pool) -> PoolEntry:
@@ -97,7 +105,7 @@ def pool_join(*, user, pool: Pool) -> PoolEntry:
             )
             % {"aborts": record.aborts, "minutes": minutes},
         )
-    if Match.objects.filter(Q(creator=user) | Q(opponent=user), status=MatchStatus.ACTIVE).exists():
+    if _playing(user):
         raise CommandError("in_a_match", _("Finish your match in progress first."))
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()
@@ -107,8 +115,15 @@ def pool_join(*, user, pool: Pool) -> PoolEntry:
         if entry is not None and Pool.of(entry) == pool:
             liveness.mark_alive_now(user.pk)
             return entry
-        if entry is not None:
-            entry.delete()
+        if entry is not None:  # moving to another pool: out of the old one under its lock
+            _lock_pool(Pool.of(entry))
+            PoolEntry.objects.filter(user=user, proposal__isnull=True).delete()
+            if PoolEntry.objects.filter(user=user).exists():  # paired meanwhile into an offer
+                raise CommandError(
+                    "proposal_pending", _("Answer the opponent you were offered first.")
+                )
+            if _playing(user):  # paired meanwhile into a match
+                raise CommandError("in_a_match", _("Finish your match in progress first."))
         entry = PoolEntry.objects.create(
             user=user,
             rule_set_name=pool.rule_set_name,
@@ -150,7 +165,7 @@ def pool_pair(*, pool: Pool) -> int:
         _lock_pool(pool)
         now = timezone.now()
         entries = list(
-            PoolEntry.objects.select_for_update()
+            PoolEntry.objects.select_for_update(of=("self",))
             .filter(_pool_filter(pool), proposal__isnull=True)
             .select_related("user")
             .order_by("joined_at")
@@ -247,7 +262,7 @@ def proposal_answer(*, user, proposal_id: int, accept: bool) -> Match | None:
     with transaction.atomic():
         _lock_pool(pool)
         entries = list(
-            PoolEntry.objects.select_for_update()
+            PoolEntry.objects.select_for_update(of=("self",))
             .filter(proposal_id=proposal_id)
             .select_related("user")
             .order_by("joined_at")
@@ -295,7 +310,9 @@ def proposals_expire() -> int:
         with transaction.atomic():
             if first is not None:
                 _lock_pool(Pool.of(first))
-            entries = list(PoolEntry.objects.select_for_update().filter(proposal_id=proposal_id))
+            entries = list(
+                PoolEntry.objects.select_for_update(of=("self",)).filter(proposal_id=proposal_id)
+            )
             still = Proposal.objects.select_for_update().filter(pk=proposal_id).first()
             if still is None or still.expires_at > timezone.now():
                 continue

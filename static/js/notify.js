@@ -74,7 +74,10 @@ let delay = 1000;
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(`${scheme}${location.host}/ws/me/`);
-  socket.addEventListener("open", () => { delay = 1000; });
+  socket.addEventListener("open", () => {
+    delay = 1000;
+    document.body.dataset.siteSocket = "open"; // browser tests wait for it
+  });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "challenge") showChallenge(message);
