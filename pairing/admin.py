@@ -5,8 +5,8 @@ from pairing.models import PairedWait, PoolEntry, Proposal
 
 @admin.register(PoolEntry)
 class PoolEntryAdmin(admin.ModelAdmin):
-    list_display = ("user", "rule_set_name", "length", "turn_seconds", "rated", "rating", "joined_at",
-                    "proposal", "accepted")  # fmt: skip
+    list_display = ("user", "rule_set_name", "length", "turn_seconds", "rated", "rating",
+                    "joined_at", "proposal", "accepted")  # fmt: skip
     list_filter = ("rule_set_name", "length", "turn_seconds", "rated")
     search_fields = ("user__username",)
     raw_id_fields = ("user", "proposal")
