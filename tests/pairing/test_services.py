@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from prometheus_client import REGISTRY
 
 from games import services as game_services
 from games.models import Match
@@ -173,6 +174,11 @@ def test_a_player_in_a_match_cannot_join_and_pool_sizes_are_counted():
     waiting = rated("cezar", 1500)
     services.pool_join(user=waiting, pool=Pool("tournament", 5, 60, True))
     assert services.pools_sweep() == {"tournament.5.60.rated": 1}
+    gauge = {"pool": "tournament.5.60.rated"}
+    assert REGISTRY.get_sample_value("nardy_pairing_pool_waiting", gauge) == 1
+    services.pool_leave(user=waiting)
+    assert services.pools_sweep() == {}
+    assert REGISTRY.get_sample_value("nardy_pairing_pool_waiting", gauge) == 0
 
 
 def test_many_threads_pairing_one_pool_make_each_wait_end_in_at_most_one_match():
