@@ -74,7 +74,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         return render(request, "games/challenge.html", {"match": match})
     invite_url = (
         request.build_absolute_uri(reverse("match_invite", kwargs={"token": match.invite_token}))
-        if is_creator and match.status == MatchStatus.OPEN
+        if is_creator and match.status == MatchStatus.OPEN and match.invited_id is None
         else ""
     )
     finished = match.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
