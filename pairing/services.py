@@ -291,7 +291,8 @@ def _end_proposal(
     """Those in `leaving` leave the pool; the others wait on, at their place."""
     for entry in entries:
         if entry.user_id in leaving:
-            entry.delete()
+            # By id: deleting the row object would clear its primary key, which is the user.
+            PoolEntry.objects.filter(user_id=entry.user_id).delete()
             notify_user(entry.user_id, {"type": "pool_left", "reason": reason})
         else:
             entry.proposal = None

@@ -184,12 +184,13 @@ def test_an_unanswered_offer_lapses_and_the_one_who_accepted_waits_on(pairing_si
 
 def test_leaving_the_page_leaves_the_pool_and_staying_keeps_the_place(pairing_site, settings):
     stays, leaves = rated("ana", 1500), rated("bogdan", 2300)
+    stays_cookie, leaves_cookie = cookie_of(stays), cookie_of(leaves)
 
     async def scenario():
-        async with Page(pairing_site, cookie_of(stays)) as a:
+        async with Page(pairing_site, stays_cookie) as a:
             await a.send(type="pool_join", pool=POOL)
             await a.until("pool_waiting")
-            async with Page(pairing_site, cookie_of(leaves)) as b:
+            async with Page(pairing_site, leaves_cookie) as b:
                 await b.send(type="pool_join", pool=POOL)
                 await b.until("pool_waiting")
             # The page is closed; the sweep notices once POOL_GONE_SECONDS have passed.
@@ -211,13 +212,14 @@ def test_leaving_the_page_leaves_the_pool_and_staying_keeps_the_place(pairing_si
 def test_a_wait_survives_a_reconnect_to_another_process(pairing_site, test_database_name):
     other_site = start_site(test_database_name, SOCKETS_PER_ADDRESS="0")
     player = rated("ana", 1500)
+    cookie = cookie_of(player)
     try:
 
         async def scenario():
-            async with Page(pairing_site, cookie_of(player)) as page:
+            async with Page(pairing_site, cookie) as page:
                 await page.send(type="pool_join", pool=POOL)
                 first = await page.until("pool_waiting")
-            async with Page(other_site, cookie_of(player)) as page:
+            async with Page(other_site, cookie) as page:
                 return first, await page.until("pool_waiting")
 
         first, resumed = asyncio.run(scenario())
@@ -236,7 +238,7 @@ def test_200_players_joining_one_pool_at_once_through_two_daphnes_each_end_once(
     pairing_site, test_database_name
 ):
     second_site = start_site(test_database_name, SOCKETS_PER_ADDRESS="0")
-    users = [rated(f"crowd{index}", 1400 + (index * 37) % 200) for index in range(PLAYERS)]
+    users = crowd_of(PLAYERS)
     cookies = [cookie_of(user) for user in users]
     try:
         outcomes = asyncio.run(_crowd([pairing_site, second_site], cookies))
@@ -258,9 +260,35 @@ def test_200_players_joining_one_pool_at_once_through_two_daphnes_each_end_once(
     assert len(by_match) == Match.objects.count()
 
 
+def crowd_of(count: int) -> list:
+    """Players rated 1400-1599, made in bulk (no password hashing: they sign in by session)."""
+    from accounts.models import User
+    from ratings.models import Rating
+
+    users = User.objects.bulk_create(
+        User(username=f"crowd{n}", email=f"crowd{n}@example.com", password="!")
+        for n in range(count)
+    )
+    Rating.objects.bulk_create(
+        Rating(user=user, rating=1400 + (n * 37) % 200, peak=1400 + (n * 37) % 200)
+        for n, user in enumerate(users)
+    )
+    return users
+
+
 async def _crowd(sites, cookies) -> list[dict]:
     pages = [Page(sites[index % 2], cookie) for index, cookie in enumerate(cookies)]
-    opened = await asyncio.gather(*(page.__aenter__() for page in pages))
+    # The pages open a few at a time (each opening reads the lobby: Daphne gives a handshake
+    # 5 s); then all 200 join at once.
+    gate = asyncio.Semaphore(20)
+
+    async def open_page(page: Page) -> Page:
+        async with gate:
+            opened = await page.__aenter__()
+            await page.until("pools")
+            return opened
+
+    opened = await asyncio.gather(*(open_page(page) for page in pages))
     try:
         await asyncio.gather(*(page.send(type="pool_join", pool=POOL) for page in opened))
 

@@ -94,8 +94,12 @@ def test_a_gap_of_400_or_more_starts_only_when_both_confirm():
     assert not PoolEntry.objects.exists() and not Proposal.objects.exists()
 
 
-def test_a_decline_returns_the_other_to_the_pool_at_its_place():
+def test_a_decline_returns_the_other_to_the_pool_at_its_place(monkeypatch):
     first, second, proposal = far_pair()
+    told: list[tuple[int, str]] = []
+    monkeypatch.setattr(
+        services, "notify_user", lambda user_id, payload: told.append((user_id, payload["type"]))
+    )
     place = PoolEntry.objects.get(user=first).joined_at
     services.proposal_answer(user=first, proposal_id=proposal.pk, accept=True)
     services.proposal_answer(user=second, proposal_id=proposal.pk, accept=False)
@@ -104,6 +108,9 @@ def test_a_decline_returns_the_other_to_the_pool_at_its_place():
         first.pk, place, None, False,
     )  # fmt: skip
     assert not Match.objects.exists() and not Proposal.objects.exists()
+    # Each is told, by their own id (a deleted row object no longer knows its user).
+    assert told[0] == (second.pk, "pool_opponent_accepted")
+    assert sorted(told[1:]) == sorted([(second.pk, "pool_left"), (first.pk, "pool_requeued")])
 
 
 def test_silence_for_15_seconds_returns_the_one_who_accepted():
