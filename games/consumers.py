@@ -418,4 +418,4 @@ class LobbySocket(SiteSocket):
 def _rating_of(user_id: int) -> int:
     from ratings.selectors import ratings_of
 
-    return ratings_of([user_id])[user_id]
+    return ratings_of([user_id])[user_id].value

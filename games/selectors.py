@@ -111,7 +111,8 @@ def lobby_state() -> dict[str, Any]:
             {
                 "id": match.pk,
                 "creator": match.creator.username,
-                "rating": ratings[match.creator_id],
+                "rating": ratings[match.creator_id].value,
+                "provisional": ratings[match.creator_id].provisional,
                 "rules": match.rule_set_name,
                 "length": match.length,
                 "turn_seconds": match.turn_seconds,
@@ -128,7 +129,8 @@ def lobby_state() -> dict[str, Any]:
                 "players": [
                     {
                         "username": player.username,
-                        "rating": ratings[player.pk],
+                        "rating": ratings[player.pk].value,
+                        "provisional": ratings[player.pk].provisional,
                         "score": score,
                     }
                     for player, score in (
@@ -175,7 +177,7 @@ def pending_challenges(user_id: int) -> list[dict[str, Any]]:
         .order_by("created_at")
     )
     ratings = ratings_of([match.creator_id for match in matches])
-    return [challenge_payload(match, ratings[match.creator_id]) for match in matches]
+    return [challenge_payload(match, ratings[match.creator_id].value) for match in matches]
 
 
 def player_matches(user) -> QuerySet[Match]:

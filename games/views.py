@@ -21,7 +21,7 @@ def play(request: HttpRequest) -> HttpResponse:
     lobby = selectors.lobby_state()
     user = request.user if request.user.is_authenticated else None
     if user is not None:
-        rating = ratings_of([user.pk])[user.pk]
+        rating = ratings_of([user.pk])[user.pk].value
         lobby["open"] = selectors.challenges_visible(
             lobby["open"], username=user.username, rating=rating
         )

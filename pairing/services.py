@@ -130,7 +130,7 @@ def pool_join(*, user, pool: Pool) -> PoolEntry:
             length=pool.length,
             turn_seconds=pool.turn_seconds,
             rated=pool.rated,
-            rating=ratings_of([user.pk])[user.pk],
+            rating=ratings_of([user.pk])[user.pk].value,
             joined_at=now,
         )
         liveness.mark_alive_now(user.pk)

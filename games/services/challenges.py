@@ -58,7 +58,9 @@ def challenge_direct(*, creator, invited, **settings_chosen: Any) -> Match:
             creator=creator, private=True, invited=invited, expires_at=expires_at,
             **settings_chosen,
         )  # fmt: skip
-        notify_user(invited.pk, challenge_payload(match, ratings_of([creator.pk])[creator.pk]))
+        notify_user(
+            invited.pk, challenge_payload(match, ratings_of([creator.pk])[creator.pk].value)
+        )
     from games.tasks import schedule_challenge_expiry
 
     schedule_challenge_expiry(match.pk, expires_at)

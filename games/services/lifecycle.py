@@ -151,7 +151,7 @@ def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
         if not user.is_active:
             raise CommandError("not_a_player", _("This account is not active."))
         rating = ratings_of([user.pk])[user.pk]
-        if not rating_in_range(rating, match.min_rating, match.max_rating):
+        if not rating_in_range(rating.value, match.min_rating, match.max_rating):
             raise CommandError(
                 "outside_range", _("Your rating is outside the range this challenge asks for.")
             )

@@ -1,6 +1,7 @@
 // Live Play/Watch lists over /ws/lobby/ (docs/protocol.md "The lobby socket"), the open
 // challenges' filters, and quick pairing on the Play page (pool.js).
 import { PoolPanel } from "./pool.js";
+import { ratingText } from "./strings.js";
 
 const strings = JSON.parse(document.getElementById("lobby-strings").textContent);
 const poolRoot = document.getElementById("quick-pairing");
@@ -70,7 +71,7 @@ function render(message) {
     tr.dataset.rules = c.rules;
     tr.dataset.seconds = c.turn_seconds ? String(c.turn_seconds) : "0";
     const time = c.turn_seconds ? seconds(c.turn_seconds) + (c.reserve_seconds ? ` + ${seconds(c.reserve_seconds)}` : "") : "∞";
-    tr.append(cell(c.creator), cell(`${c.rating}${range(c)}`), cell(rulesName(c.rules)), cell(c.length), cell(time),
+    tr.append(cell(c.creator), cell(`${ratingText(c)}${range(c)}`), cell(rulesName(c.rules)), cell(c.length), cell(time),
       cell(c.rated ? strings.rated : strings.casual), link(`/matches/${c.id}/`, strings.view));
     return tr;
   }), strings.noOpen, 7);
@@ -79,7 +80,7 @@ function render(message) {
     const tr = document.createElement("tr");
     tr.dataset.matchId = m.id;
     tr.append(
-      cell(m.players.map((p) => `${p.username} (${p.rating})`).join(" – ")),
+      cell(m.players.map((p) => `${p.username} (${ratingText(p)})`).join(" – ")),
       cell(`${m.players.map((p) => p.score).join(":")} / ${m.length}`),
       cell(rulesName(m.rules)), cell(m.spectators), link(`/matches/${m.id}/`, strings.watch));
     return tr;
