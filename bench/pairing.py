@@ -194,7 +194,9 @@ def run(arguments: argparse.Namespace) -> int:
     players = seed_players(arguments.players, rng)
     sites = [start_site(beat=True), start_site(beat=False)]
     try:
-        before, started = database_counters(), time.monotonic()
+        from django.utils import timezone
+
+        before, started, started_at = database_counters(), time.monotonic(), timezone.now()
         results = asyncio.run(crowd([port for _, port in sites], players, arguments, rng))
         elapsed = time.monotonic() - started
         after = database_counters()
@@ -212,7 +214,8 @@ def run(arguments: argparse.Namespace) -> int:
           f"{sum(r['offers'] for r in results)}, errors {len(errors)}")  # fmt: skip
     print(f"join → paired: p50 {percentile(waits, 0.5):.3f} s, p90 {percentile(waits, 0.9):.3f} s, "
           f"p99 {percentile(waits, 0.99):.3f} s, max {max(waits, default=float('nan')):.3f} s")  # fmt: skip
-    print(f"paired waits recorded in PostgreSQL: {PairedWait.objects.count()}")
+    recorded = PairedWait.objects.filter(paired_at__gte=started_at).count()
+    print(f"paired waits recorded in PostgreSQL during the run: {recorded}")
     print("database over the run (pg_stat_database):")
     for name in STATS:
         delta = after[name] - before[name]
