@@ -21,6 +21,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     from games.selectors import PlayerMatches
     from moderation.selectors import is_blocking
     from moderation.services import can_report
+    from pairing.hooks import may_challenge
     from ratings.records import player_record, rating_deltas
 
     player = get_object_or_404(User, username=username, is_active=True)
@@ -40,6 +41,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "page": page,
             "blocking": signed_in and is_blocking(viewer.pk, player.pk),
             "can_report": signed_in and can_report(viewer),
+            "may_challenge": signed_in and may_challenge(viewer, player),
         },
     )
 
