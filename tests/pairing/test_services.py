@@ -1,5 +1,5 @@
 """The pool's services on PostgreSQL and Redis: joining, pairing at once and as windows widen,
-the 400-point confirmation, leaving, the page gone, blocked pairs, abort and its cooldown, and
+the 400-point confirmation, leaving, the page gone, abort and its cooldown, and
 races between threads."""
 
 from __future__ import annotations
@@ -160,15 +160,6 @@ def test_leaving_the_pool(pool_settings):
     assert services.pool_leave(user=player) is True
     assert services.pool_leave(user=player) is False
     assert not PoolEntry.objects.exists()
-
-
-def test_blocked_pairs_are_never_paired(monkeypatch):
-    first, second = rated("ana", 1500), rated("bogdan", 1500)
-    pair = {first.pk, second.pk}
-    monkeypatch.setattr(services, "blocked_pair_predicate", lambda ids: lambda a, b: {a, b} == pair)
-    services.pool_join(user=first, pool=TRADITIONAL_1_60)
-    services.pool_join(user=second, pool=TRADITIONAL_1_60)
-    assert PoolEntry.objects.count() == 2
 
 
 def test_a_player_in_a_match_cannot_join_and_pool_sizes_are_counted():
