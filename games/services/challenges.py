@@ -34,6 +34,7 @@ def challenge_payload(match: Match, creator_rating: int) -> dict[str, Any]:
         "length": match.length,
         "turn_seconds": match.turn_seconds,
         "rated": match.rated,
+        "cube": match.doubling_cube,  # issue 18: the other options are on the challenge page
         "expires_in": max(0, round((match.expires_at - timezone.now()).total_seconds())),
         "accept_url": reverse("match_accept", kwargs={"match_id": match.pk}),
         "decline_url": reverse("challenge_decline", kwargs={"match_id": match.pk}),

@@ -27,7 +27,8 @@ function postButton(action, text, className) {
 
 function settingsText(c) {
   const time = c.turn_seconds ? strings.seconds.replace("{s}", c.turn_seconds) : strings.untimed;
-  return `${strings.rules[c.rules] || c.rules} · ${c.length} · ${time} · ${c.rated ? strings.rated : strings.casual}`;
+  const cube = c.cube ? ` · ${strings.cube}` : "";
+  return `${strings.rules[c.rules] || c.rules}${cube} · ${c.length} · ${time} · ${c.rated ? strings.rated : strings.casual}`;
 }
 
 function remove(matchId) {

@@ -14,7 +14,7 @@ from games import services as game_services
 from games.models import Match
 from games.services import CommandError
 from games.services.bots import bot_account
-from games.services.challenges import challenge_direct
+from games.services.challenges import challenge_direct, challenge_payload
 from moderation import services as moderation
 from moderation.selectors import blocked_between
 from pairing import services
@@ -172,6 +172,7 @@ def test_a_direct_challenge_carries_issue_18s_rule_options(client):
         3, "choice", "home", "opening_roll",
     )  # fmt: skip
     assert match.doubling_cube and match.cube_raise == "arithmetic" and not match.crawford
+    assert challenge_payload(match, 1500)["cube"] is True  # the notice says so
     # The same refusal as the Play form: no cube in a one-point match, nothing created.
     refused = client.post(
         reverse("challenge_player", kwargs={"username": "bogdan"}), {**form, "length": "1"}

@@ -74,6 +74,7 @@ async def test_a_direct_challenge_reaches_the_site_socket_live_and_on_connect(cl
     notice = await until(socket, "challenge")
     assert (notice["match_id"], notice["from"], notice["rating"]) == (match.pk, "ana", 1500)
     assert 100 < notice["expires_in"] <= 120
+    assert notice["cube"] is False
     assert notice["accept_url"] == f"/matches/{match.pk}/accept/"
     await socket.disconnect()
     later = await open_socket("/ws/me/", cookie)
