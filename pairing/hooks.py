@@ -64,13 +64,15 @@ def refuse_direct_challenge(creator, invited) -> None:
         raise CommandError("blocked", _("You cannot challenge this player."))
 
 
-def may_challenge(viewer, player) -> bool:
-    """Whether a profile offers `viewer` a Challenge button for `player` (the same checks as
-    `refuse_direct_challenge`)."""
-    if not viewer.is_authenticated:
-        return False
-    try:
-        refuse_direct_challenge(viewer, player)
-    except CommandError:
-        return False
-    return True
+def may_challenge(viewer, player, *, blocked: bool) -> bool:
+    """Whether a profile offers `viewer` a Challenge button for `player`: the checks of
+    `refuse_direct_challenge` that need no query (`blocked`: the page's own block lookup). A ban
+    is checked when the challenge is sent, like every refusal there."""
+    return (
+        viewer.is_authenticated
+        and viewer.may_report_or_challenge
+        and viewer.pk != player.pk
+        and player.is_active
+        and not player.is_bot
+        and not blocked
+    )
