@@ -72,3 +72,8 @@ soak: $(STAMP)
 .PHONY: bench-boards
 bench-boards: $(STAMP)
 	$(PY) -m bench.leaderboards $(BENCH_ARGS)
+
+# Quick pairing under load (bench/pairing.py): make bench-pairing BENCH_ARGS="--players 2000"
+.PHONY: bench-pairing
+bench-pairing: $(STAMP)
+	$(PY) -m bench.pairing $(BENCH_ARGS)

@@ -212,6 +212,17 @@ class SiteSocket(AsyncWebsocketConsumer):
             payload["id"] = reply_to["id"]
         await self.send_json(payload)
 
+    async def user_notify(self, event: dict[str, Any]) -> None:
+        """A notification for this user (a direct challenge, a pairing), sent to every socket of
+        theirs after commit (games/services/challenges.py, pairing/services.py)."""
+        try:
+            await self.on_notify(event["payload"])
+        except Exception:  # noqa: BLE001 - a notification must never end the socket
+            log.exception("socket %s: a notification failed", self.scope.get("path"))
+
+    async def on_notify(self, payload: dict[str, Any]) -> None:
+        """Subclasses: pass on the notifications their page shows."""
+
     async def session_logout(self, event: dict[str, Any]) -> None:
         """The user logged out, was deactivated, changed their password or was banned
         (accounts/signals.py): closed with the code the sender chose."""
@@ -225,12 +236,29 @@ class SiteSocket(AsyncWebsocketConsumer):
         they hide, other sockets have nothing to do."""
 
 
+# What the site socket of every page shows: direct challenges (templates/_notifications.html).
+SITE_NOTIFICATIONS = frozenset({"challenge", "challenge_gone", "challenge_declined"})
+
+
 class MeSocket(SiteSocket):
-    """`/ws/me/`: who am I, and ping → pong (connectivity checks, the idle-socket test)."""
+    """`/ws/me/`: who am I, ping → pong (connectivity checks, the idle-socket test), and the
+    user's notifications on every page (a direct challenge to accept or decline)."""
 
     async def on_open(self) -> None:
         user = self.user
         await self.send_json({"type": "hello", "user": user.username if user else None})
+        if user is not None:
+            from channels.db import DatabaseSyncToAsync
+
+            from games.selectors import pending_challenges
+
+            read = DatabaseSyncToAsync(pending_challenges, thread_sensitive=False)
+            for payload in await read(user.pk):
+                await self.send_json(payload)
+
+    async def on_notify(self, payload: dict[str, Any]) -> None:
+        if payload.get("type") in SITE_NOTIFICATIONS:
+            await self.send_json(payload)
 
     async def handle(self, message: dict[str, Any]) -> None:
         if message["type"] == "ping":

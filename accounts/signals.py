@@ -22,6 +22,16 @@ def user_group_name(user_id: int) -> str:
     return f"user.{user_id}"
 
 
+def notify_user(user_id: int, payload: dict) -> None:
+    """Send `payload` to every socket of the user after commit (`SiteSocket.user_notify`; each
+    page's socket passes on what its page shows: a direct challenge, a pairing)."""
+    transaction.on_commit(
+        lambda: async_to_sync(get_channel_layer().group_send)(
+            user_group_name(user_id), {"type": "user.notify", "payload": payload}
+        )
+    )
+
+
 # Close codes (docs/protocol.md): the session ended; the user was banned (moderation).
 CLOSE_LOGGED_OUT = 4001
 CLOSE_BANNED = 4003

@@ -43,10 +43,13 @@ class _Registry:
 
     def __init__(self) -> None:
         self.sockets: dict[str, list[str]] = {}
+        self.users: dict[str, int] = {}  # channel name -> signed-in user id
         self.task: asyncio.Task | None = None
 
-    def add(self, channel_name: str, keys: list[str]) -> None:
+    def add(self, channel_name: str, keys: list[str], user_id: int | None = None) -> None:
         self.sockets[channel_name] = keys
+        if user_id is not None:
+            self.users[channel_name] = user_id
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._refresh_forever())
 
@@ -66,6 +69,9 @@ class _Registry:
                 for key in keys:
                     pipe.zadd(key, {channel_name: lapse}, xx=True)
                     pipe.expire(key, LAPSE_SECONDS)
+            online = {str(user_id): lapse for user_id in set(self.users.values())}
+            if online:
+                pipe.zadd(online_key(), online)
             await pipe.execute()
 
 
@@ -103,11 +109,28 @@ async def acquire(channel_name: str, *, user_id: int | None, address: str | None
                 pipe.zrem(key, channel_name)
             await pipe.execute()
         return _("Too many open connections; close some tabs and try again.")
-    registry().add(channel_name, [key for key, _limit in keys])
+    registry().add(channel_name, [key for key, _limit in keys], user_id)
+    if user_id is not None:
+        await client().zadd(online_key(), {str(user_id): now + LAPSE_SECONDS})
     return None
 
 
+def online_key() -> str:
+    """Signed-in users with an open socket, scored by when that lapses (the Play page's
+    "online" figure)."""
+    return f"{settings.REDIS_PREFIX}:sockets:online"
+
+
+async def online_users() -> int:
+    now = time.time()
+    async with client().pipeline(transaction=False) as pipe:
+        pipe.zremrangebyscore(online_key(), "-inf", now)
+        pipe.zcard(online_key())
+        return (await pipe.execute())[1]
+
+
 async def release(channel_name: str) -> None:
+    registry().users.pop(channel_name, None)
     keys = registry().sockets.pop(channel_name, None)
     if keys:
         async with client().pipeline(transaction=False) as pipe:

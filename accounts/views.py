@@ -19,8 +19,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     from django.core.paginator import Paginator
 
     from games.selectors import PlayerMatches
-    from moderation.selectors import is_blocking
+    from moderation.selectors import blockers_between
     from moderation.services import can_report
+    from pairing.hooks import may_challenge
     from ratings.records import player_record, rating_deltas
 
     player = get_object_or_404(User, username=username, is_active=True)
@@ -31,6 +32,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         match.rating_delta = deltas.get(match.pk)
     viewer = request.user
     signed_in = viewer.is_authenticated and viewer.pk != player.pk
+    blockers = blockers_between(viewer.pk, player.pk) if signed_in else set()
     return render(
         request,
         "accounts/profile.html",
@@ -38,8 +40,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "player": player,
             "record": record,
             "page": page,
-            "blocking": signed_in and is_blocking(viewer.pk, player.pk),
+            "blocking": viewer.pk in blockers,
             "can_report": signed_in and can_report(viewer),
+            "may_challenge": signed_in and may_challenge(viewer, player, blocked=bool(blockers)),
         },
     )
 

@@ -13,6 +13,8 @@ What is measured, and where:
 - nardy_deadline_lateness_seconds{enforcer}: games.services.game_deadline_enforce, after commit.
 - nardy_celery_tasks_total{task,outcome}: Celery's task signals (config/celery.py connects them).
 - nardy_publish_retries_total: committed events waiting for Redis (games/events.py).
+- nardy_pairing_pool_waiting{pool}: players waiting per quick-pairing pool, set by the pool
+  sweep (pairing.services.pools_sweep, once per POOL_SWEEP_SECONDS).
 """
 
 from __future__ import annotations
@@ -68,6 +70,23 @@ PUBLISH_RETRIES = Counter(
     "nardy_publish_retries_total",
     "Publishes of committed events retried because Redis did not answer.",
 )
+
+
+POOL_WAITING = Gauge(
+    "nardy_pairing_pool_waiting",
+    "Players waiting in each quick-pairing pool (rule set.length.seconds.rated|casual), as the "
+    "last pool sweep counted them.",
+    ["pool"],
+    multiprocess_mode="mostrecent",
+)
+
+
+def pool_sizes(sizes: dict[str, int], before: dict[str, int]) -> None:
+    """Set each pool's gauge; a pool that emptied since the last sweep goes to 0."""
+    for key in set(before) - set(sizes):
+        POOL_WAITING.labels(key).set(0)
+    for key, size in sizes.items():
+        POOL_WAITING.labels(key).set(size)
 
 
 def socket_opened(kind: str) -> None:

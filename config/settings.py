@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "allauth.mfa",
     "accounts",
     "games",
+    "pairing",
     "ratings",
     "chat",
     "moderation",
@@ -198,6 +199,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": float(os.environ.get("DEADLINE_SWEEP_SECONDS", "0.5")),
         "options": {"expires": 5},
     },
+    "sweep-pools": {
+        "task": "pairing.sweep_pools",
+        "schedule": float(os.environ.get("POOL_SWEEP_SECONDS", "1")),
+        "options": {"expires": 5},
+    },
+    "expire-challenges": {
+        "task": "games.expire_challenges",
+        "schedule": 10.0,
+        "options": {"expires": 10},
+    },
     "close-stale-matches": {
         "task": "games.close_stale_matches",
         "schedule": 600.0,
@@ -243,6 +254,11 @@ GUEST_UNUSED_DAYS = int(os.environ.get("GUEST_UNUSED_DAYS", "30"))
 # A player whose last socket to an active match closed has this long to come back before the
 # opponent may claim the match (reason `abandoned`; issue 17, the Serbian seed's "one minute").
 RECONNECT_WINDOW_SECONDS = int(os.environ.get("RECONNECT_WINDOW_SECONDS", "60"))
+# Quick pairing (pairing/): a waiting player whose Play page has not been seen for this long
+# (socket closed, network gone) leaves the pool.
+POOL_GONE_SECONDS = float(os.environ.get("POOL_GONE_SECONDS", "6"))
+# A direct challenge lapses after this long unanswered.
+DIRECT_CHALLENGE_SECONDS = int(os.environ.get("DIRECT_CHALLENGE_SECONDS", "120"))
 # Private invite links a player may create per hour.
 PRIVATE_CHALLENGES_PER_HOUR = int(os.environ.get("PRIVATE_CHALLENGES_PER_HOUR", "20"))
 # Chat (issue 14): at most CHAT_MESSAGES_PER_WINDOW messages per user in any

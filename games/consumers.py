@@ -89,6 +89,10 @@ def _claim(command: Command, **player) -> Match:
     return services.match_claim_abandoned(**player)
 
 
+def _abort(command: Command, **player) -> Match:
+    return services.match_abort(**player)
+
+
 def _rematch(command: Command, **player) -> Match:
     return services.match_rematch_offer(**player)
 
@@ -110,6 +114,7 @@ PLAYER_COMMANDS: dict[str, Callable[..., Match]] = {
     "resign": _resign,
     "leave": _leave,
     "claim": _claim,
+    "abort": _abort,
     "rematch": _rematch,
     "rematch_decline": _rematch_decline,
 }
@@ -353,12 +358,12 @@ def _run_command(socket: MatchSocket, command: Command, user):
     return socket.run_collecting(command, user)
 
 
-async def _read_lobby() -> str:
+async def _read_lobby() -> tuple[dict[str, Any], str]:
     state = await in_database_thread(selectors.lobby_state)()
     counts = await presence.spectator_counts([match["id"] for match in state["live"]])
     for match in state["live"]:
         match["spectators"] = counts.get(match["id"], 0)
-    return json_text(state)
+    return state, json_text(state)
 
 
 # The lobby as last read by this process, shared by all its lobby sockets: a burst of changes
@@ -368,7 +373,8 @@ _lobby_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[float, 
 )
 
 
-async def shared_lobby_text() -> str:
+async def shared_lobby() -> tuple[dict[str, Any], str]:
+    """The lobby state and its text (the state is shared: copy before changing it)."""
     loop = asyncio.get_running_loop()
     read = _lobby_reads.get(loop)
     if read is None or time.monotonic() - read[0] > LOBBY_DEBOUNCE_SECONDS:
@@ -378,21 +384,49 @@ async def shared_lobby_text() -> str:
 
 
 class LobbySocket(SiteSocket):
-    """`/ws/lobby/`: open challenges and live matches for the Play and Watch pages."""
+    """`/ws/lobby/`: open challenges and live matches for the Play and Watch pages, the pools'
+    sizes, and quick pairing for the player on the Play page (pairing/socket.py)."""
 
     _pending: asyncio.Task | None = None
+    _rating: int | None = None
 
     async def on_open(self) -> None:
+        from pairing.socket import PoolSeat
+
+        self.pool_seat = PoolSeat(self)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        if self.user is not None:
+            self._rating = await in_database_thread(_rating_of)(self.user.pk)
         await self._send_lobby()
+        await self.pool_seat.opened()
 
     async def on_close(self) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
         if self._pending is not None:
             self._pending.cancel()
+        seat = getattr(self, "pool_seat", None)
+        if seat is not None:
+            await seat.closed()
 
     async def _send_lobby(self) -> None:
-        await self.send(text_data=await shared_lobby_text())
+        state, text = await shared_lobby()
+        user = self.user
+        if user is not None:
+            # Only the challenges this player may accept (their rating inside the range).
+            visible = selectors.challenges_visible(
+                state["open"], username=user.username, rating=self._rating
+            )
+            if len(visible) != len(state["open"]):
+                text = json_text({**state, "open": visible})
+        await self.send(text_data=text)
+
+    async def on_notify(self, payload: dict[str, Any]) -> None:
+        await self.pool_seat.notified(payload)
+
+    async def pool_counts(self, message: dict[str, Any]) -> None:
+        from pairing.socket import pools_message
+
+        await self.send_json(await pools_message())
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
         # Many changes in a burst (games ending under load) make one refresh.
@@ -404,7 +438,17 @@ class LobbySocket(SiteSocket):
         await self._send_lobby()
 
     async def handle(self, message: dict[str, Any]) -> None:
+        from pairing.socket import COMMANDS
+
         if message["type"] == "ping":
             await self.send_json({"type": "pong", "id": echo_id(message)})
+        elif message["type"] in COMMANDS:
+            await self.pool_seat.command(message)
         else:
             await super().handle(message)
+
+
+def _rating_of(user_id: int) -> int:
+    from ratings.selectors import ratings_of
+
+    return ratings_of([user_id])[user_id].value

@@ -20,6 +20,8 @@ from games.models import (
 )
 from games.rules.ruleset import PRESETS
 
+MAX_RATING = 3000  # a rating range's ends (PositiveSmallIntegerField columns)
+
 # "Traditional 1, Tournament 5": each preset's usual length, from the engine's presets.
 USUAL = format_lazy(
     ", ".join(["{}"] * len(RuleSetName.choices)),
@@ -50,6 +52,10 @@ minutes_label = lazy(_minutes_label, str)
 
 # What a guest may not ask for (issue #16): rated play and private invites (direct challenges).
 GUEST_REFUSED_FIELDS = ("rated", "private")
+# Issue 18's rule options, passed to `match_create` as they are (empty keeps the engine default).
+RULE_OPTION_FIELDS = (
+    "single_die", "block_release", "game_starter", "doubling_cube", "cube_raise", "crawford",
+)  # fmt: skip
 
 
 class MatchCreateForm(forms.Form):
@@ -131,6 +137,14 @@ class MatchCreateForm(forms.Form):
             for name in GUEST_REFUSED_FIELDS:
                 self.fields.pop(name, None)
 
+    # Only players inside the range may accept (issue 15); either end may stay empty.
+    min_rating = forms.IntegerField(
+        label=_("Opponent's rating from"), required=False, min_value=0, max_value=MAX_RATING
+    )
+    max_rating = forms.IntegerField(
+        label=_("Opponent's rating up to"), required=False, min_value=0, max_value=MAX_RATING
+    )
+
     def clean(self):
         cleaned = super().clean()
         if self.guest and any(self.data.get(name) for name in GUEST_REFUSED_FIELDS):
@@ -143,7 +157,40 @@ class MatchCreateForm(forms.Form):
         length = cleaned.get("length") or (preset.match_length if preset else None)
         if cleaned.get("doubling_cube") and length == 1:
             self.add_error("length", _("The doubling cube needs a match of more than one point."))
+        lowest, highest = cleaned.get("min_rating"), cleaned.get("max_rating")
+        if lowest is not None and highest is not None and lowest > highest:
+            self.add_error("max_rating", _("The lowest rating is above the highest."))
+        if cleaned.get("private") and (lowest is not None or highest is not None):
+            self.add_error("min_rating", _("A rating range is for open challenges only."))
         return cleaned
+
+    def service_arguments(self) -> dict:
+        """The cleaned settings as `match_create`'s keywords."""
+        data = self.cleaned_data
+        return {
+            "rule_set_name": data["rule_set_name"],
+            "length": data["length"],
+            "turn_seconds": data["turn_seconds"] or None,
+            "reserve_seconds": data["reserve_seconds"],
+            "rated": data.get("rated", False),  # a guest's form has no such field
+            "head_exception": data["head_exception"],
+            "opening": data["opening"],
+            **{name: data[name] for name in RULE_OPTION_FIELDS},
+            **{
+                name: data[name]
+                for name in ("private", "min_rating", "max_rating", "time_control")
+                if name in self.fields
+            },
+        }
+
+
+class DirectChallengeForm(MatchCreateForm):
+    """The Play page's settings, for a challenge to one player (no link, no rating range)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("private", "min_rating", "max_rating"):
+            self.fields.pop(name, None)
 
 
 class BotMatchForm(MatchCreateForm):
@@ -159,3 +206,4 @@ class BotMatchForm(MatchCreateForm):
     single_die = block_release = game_starter = doubling_cube = cube_raise = crawford = None
     # Matches against the computer keep the per-turn clock (issue 17's seed clocks are for people).
     time_control = None
+    min_rating = max_rating = None  # nobody else accepts: no rating range (issue 15)

@@ -188,6 +188,16 @@ class Match(models.Model):
         null=True, blank=True, verbose_name=_("opponent (seat 1)"),
     )  # fmt: skip
     private = models.BooleanField(_("private invite"), default=False)
+    # A direct challenge (issue 15): a private challenge only this player may accept; it lapses
+    # at `expires_at` (games/services/challenges.py).
+    invited = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received",
+        null=True, blank=True, verbose_name=_("challenged player"),
+    )  # fmt: skip
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # An open challenge's rating range: only players inside it may accept (either end optional).
+    min_rating = models.PositiveSmallIntegerField(_("lowest rating"), null=True, blank=True)
+    max_rating = models.PositiveSmallIntegerField(_("highest rating"), null=True, blank=True)
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
 
     rule_set_name = models.CharField(
@@ -244,6 +254,8 @@ class Match(models.Model):
         null=True, blank=True,
     )  # fmt: skip
     end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
+    # Who aborted the match before it really started (issue 15), for the abort warning.
+    aborted_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     rematch_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)
     rematch_declined = models.BooleanField(default=False)
     rematch = models.OneToOneField(
@@ -341,6 +353,22 @@ class Match(models.Model):
             models.CheckConstraint(
                 condition=Q(status="open") | Q(status="cancelled") | Q(opponent__isnull=False),
                 name="match_started_has_opponent",
+            ),
+            # A direct challenge is private, to someone else.
+            models.CheckConstraint(
+                condition=Q(invited__isnull=True) | (Q(private=True) & ~Q(invited=F("creator"))),
+                name="match_invited_is_private_other",
+            ),
+            models.CheckConstraint(
+                condition=Q(min_rating__isnull=True)
+                | Q(max_rating__isnull=True)
+                | Q(min_rating__lte=F("max_rating")),
+                name="match_rating_range_ordered",
+            ),
+            models.CheckConstraint(
+                condition=Q(aborted_by_seat__isnull=True)
+                | Q(aborted_by_seat__in=(0, 1), status="aborted"),
+                name="match_aborted_by_a_seat",
             ),
             # At most one open public challenge per player (no lobby spam).
             models.UniqueConstraint(

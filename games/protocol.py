@@ -31,7 +31,8 @@ from ratings.models import NEW_PLAYER, ShownRating
 
 COMMAND_TYPES = frozenset(
     {
-        "roll", "step", "undo", "double", "take", "drop", "resign", "leave", "claim", "rematch",
+        "roll", "step", "undo", "double", "take", "drop", "resign", "leave", "claim", "abort",
+        "rematch",
         "rematch_decline", "snapshot", "ping", "chat", "chat_mute",
     }
 )  # fmt: skip
@@ -310,6 +311,12 @@ def match_section(
         "players": players,
         "winner": match.seat_of(match.winner_id),
         "end_reason": match.end_reason or None,
+        # Either player may abort until each has made a first move (issue 15).
+        "abortable": match.status == "active"
+        and game is not None
+        and game.number == 1
+        and not (game.white_has_moved and game.black_has_moved),
+        "aborted_by": match.aborted_by_seat,
         "rematch": {
             "offered_by": match.rematch_offered_by,
             "declined": match.rematch_declined,
@@ -406,7 +413,11 @@ _EVENT_DETAILS: dict[type, tuple[str, Any]] = {
     ),  # fmt: skip
     engine.MatchOver: (
         "match_over",
-        lambda event: {"winner_seat": event.winner_seat, "reason": event.reason},
+        lambda event: {
+            "winner_seat": event.winner_seat,
+            "reason": event.reason,
+            "aborted_by": event.aborted_by,
+        },
     ),
     engine.Cancelled: ("cancelled", lambda event: {}),
 }

@@ -124,6 +124,8 @@ def lobby_state() -> dict[str, Any]:
                 "time_control": match.time_control,
                 "clock_name": SEED_CLOCK_NAMES.get(match.time_control, ""),
                 "rated": match.rated,
+                "min_rating": match.min_rating,
+                "max_rating": match.max_rating,
             }
             for match in challenges
         ],
@@ -151,6 +153,38 @@ def lobby_state() -> dict[str, Any]:
             for match in live
         ],
     }
+
+
+def challenges_visible(
+    open_list: list[dict[str, Any]], *, username: str | None, rating: int | None
+) -> list[dict[str, Any]]:
+    """The open challenges a viewer may accept (their rating inside each one's range), and their
+    own; everyone's for a visitor who is not signed in (issue 15)."""
+    from games.services.lifecycle import rating_in_range
+
+    if rating is None:
+        return open_list
+    return [
+        challenge
+        for challenge in open_list
+        if challenge["creator"] == username
+        or rating_in_range(rating, challenge["min_rating"], challenge["max_rating"])
+    ]
+
+
+def pending_challenges(user_id: int) -> list[dict[str, Any]]:
+    """The direct challenges still waiting for this player's answer, as notifications (a page
+    opened after one was sent shows it too)."""
+    from games.services.challenges import challenge_payload
+
+    now = timezone.now()
+    matches = list(
+        Match.objects.filter(invited_id=user_id, status=MatchStatus.OPEN, expires_at__gt=now)
+        .select_related("creator")
+        .order_by("created_at")
+    )
+    ratings = ratings_of([match.creator_id for match in matches])
+    return [challenge_payload(match, ratings[match.creator_id].value) for match in matches]
 
 
 def player_matches(user) -> QuerySet[Match]:

@@ -6,6 +6,8 @@
   deadline whose task was lost:
   a worker killed with SIGKILL keeps its prefetched eta tasks unacknowledged in Redis until the
   broker's visibility timeout (an hour), so the sweep is what keeps games moving.
+- `expire_challenge` / `expire_challenges`: a direct challenge lapses after two minutes (the task
+  scheduled for it, the beat sweep every 10 s in case it was lost).
 - `close_stale_matches` closes matches nobody touches any more (services.matches_close_stale).
 """
 
@@ -15,6 +17,7 @@ import logging
 from datetime import datetime
 
 from celery import shared_task
+from django.db import transaction
 
 from config.log_format import play_logging
 
@@ -73,6 +76,26 @@ def sweep_deadlines() -> int:
         except Exception:  # one broken match must not stop the others being enforced
             log.exception("enforcing the deadline of match %s failed", match_id)
     return enforced
+
+
+def schedule_challenge_expiry(match_id: int, expires_at: datetime) -> None:
+    """Called after a direct challenge is made: it lapses unanswered at `expires_at`."""
+    transaction.on_commit(lambda: expire_challenge.apply_async((match_id,), eta=expires_at))
+
+
+@shared_task(name="games.expire_challenge", acks_late=True, ignore_result=True)
+def expire_challenge(match_id: int) -> int:
+    from games.services.challenges import challenges_expire
+
+    return challenges_expire(match_id=match_id)
+
+
+@shared_task(name="games.expire_challenges", ignore_result=True, expires=10)
+def expire_challenges() -> int:
+    """The beat's catch-all for expiry tasks that were lost (a killed worker)."""
+    from games.services.challenges import challenges_expire
+
+    return challenges_expire()
 
 
 @shared_task(name="games.close_stale_matches", ignore_result=True, expires=300)

@@ -12,5 +12,7 @@ urlpatterns = [
     path("matches/<int:match_id>/cancel/", views.match_cancel, name="match_cancel"),
     path("matches/<int:match_id>/replay/", views.match_replay, name="match_replay"),
     path("matches/<int:match_id>/export.json", views.match_export, name="match_export"),
+    path("matches/<int:match_id>/decline/", views.challenge_decline, name="challenge_decline"),
+    path("@/<str:username>/challenge/", views.challenge_player, name="challenge_player"),
     path("invite/<str:token>/", views.match_invite, name="match_invite"),
 ]

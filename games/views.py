@@ -7,11 +7,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
-from games.forms import BotMatchForm, MatchCreateForm
-from games.models import Match, MatchStatus, RuleSetName
+from games.forms import BotMatchForm, DirectChallengeForm, MatchCreateForm
+from games.models import TURN_SECONDS_CHOICES, Match, MatchStatus, RuleSetName
+from ratings.selectors import ratings_of
 
 
 def _is_guest(request: HttpRequest) -> bool:
@@ -20,15 +21,39 @@ def _is_guest(request: HttpRequest) -> bool:
 
 def play(request: HttpRequest) -> HttpResponse:
     guest = _is_guest(request)
-    context = {
-        "form": MatchCreateForm(guest=guest),
-        "bot_form": BotMatchForm(guest=guest, auto_id="bot_%s"),
-        "lobby": selectors.lobby_state(),
-        "current": selectors.player_open_match(request.user)
-        if request.user.is_authenticated
-        else None,
-    }
+    context = _play_context(
+        request,
+        form=MatchCreateForm(guest=guest),
+        bot_form=BotMatchForm(guest=guest, auto_id="bot_%s"),
+    )
     return render(request, "games/play.html", context)
+
+
+def _play_context(request: HttpRequest, *, form, bot_form) -> dict:
+    """The Play page: both forms, the lobby (open challenges the viewer's rating may accept),
+    the viewer's open match and quick-pairing state, the challenge filters."""
+    from pairing.selectors import play_page_pairing
+
+    lobby = selectors.lobby_state()
+    user = request.user if request.user.is_authenticated else None
+    if user is not None:
+        rating = ratings_of([user.pk])[user.pk].value
+        lobby["open"] = selectors.challenges_visible(
+            lobby["open"], username=user.username, rating=rating
+        )
+    return {
+        "form": form,
+        "bot_form": bot_form,
+        "lobby": lobby,
+        "current": selectors.player_open_match(user) if user is not None else None,
+        "pairing": play_page_pairing(user),
+        **_filter_choices(),
+    }
+
+
+def _filter_choices() -> dict:
+    """The open challenges' filters (the engine's vocabulary, as everywhere)."""
+    return {"rule_set_choices": RuleSetName.choices, "turn_seconds_choices": TURN_SECONDS_CHOICES}
 
 
 @login_required
@@ -38,21 +63,8 @@ def match_create(request: HttpRequest) -> HttpResponse:
     form = MatchCreateForm(request.POST, guest=guest)
     if not form.is_valid():
         return _play_again(request, form=form, bot_form=BotMatchForm(guest=guest, auto_id="bot_%s"))
-    data = form.cleaned_data
     try:
-        match = services.match_create(
-            creator=request.user,
-            reserve_seconds=data["reserve_seconds"],
-            private=data.get("private", False),  # a guest's form has no such field
-            single_die=data["single_die"],
-            block_release=data["block_release"],
-            game_starter=data["game_starter"],
-            doubling_cube=data["doubling_cube"],
-            cube_raise=data["cube_raise"],
-            crawford=data["crawford"],
-            time_control=data["time_control"],
-            **_match_settings(data),
-        )
+        match = services.match_create(creator=request.user, **form.service_arguments())
     except services.CommandError as error:
         messages.error(request, error.message)
         return redirect("play")
@@ -74,7 +86,7 @@ def _match_settings(data: dict) -> dict:
 
 def _play_again(request: HttpRequest, *, form, bot_form) -> HttpResponse:
     """The Play page with a form's errors (400)."""
-    context = {"form": form, "bot_form": bot_form, "lobby": selectors.lobby_state()}
+    context = _play_context(request, form=form, bot_form=bot_form)
     return render(request, "games/play.html", context, status=400)
 
 
@@ -100,15 +112,16 @@ def match_create_vs_bot(request: HttpRequest) -> HttpResponse:
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("creator", "opponent"), pk=match_id)
     is_creator = request.user.is_authenticated and request.user.pk == match.creator_id
+    is_invited = request.user.is_authenticated and request.user.pk == match.invited_id
     if match.status == MatchStatus.OPEN and not is_creator:
-        if match.private:
-            raise Http404  # only the invite link shows a private challenge
+        if match.private and not is_invited:
+            raise Http404  # only the invite link (or the challenged player) sees a private one
         return render(request, "games/challenge.html", {"match": match})
     if match.status == MatchStatus.CANCELLED:
         return render(request, "games/challenge.html", {"match": match})
     invite_url = (
         request.build_absolute_uri(reverse("match_invite", kwargs={"token": match.invite_token}))
-        if is_creator and match.status == MatchStatus.OPEN
+        if is_creator and match.status == MatchStatus.OPEN and match.invited_id is None
         else ""
     )
     finished = match.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
@@ -165,6 +178,48 @@ def match_cancel(request: HttpRequest, match_id: int) -> HttpResponse:
     except services.CommandError as error:
         messages.error(request, error.message)
     return redirect("play")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def challenge_player(request: HttpRequest, username: str) -> HttpResponse:
+    """A direct challenge from a player's profile: the Play page's settings form (issue 15)."""
+    from accounts.models import User
+    from games.services.challenges import challenge_direct
+
+    invited = get_object_or_404(User, username=username, is_active=True)
+    form = DirectChallengeForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                match = challenge_direct(
+                    creator=request.user, invited=invited, **form.service_arguments()
+                )
+            except services.CommandError as error:
+                messages.error(request, error.message)
+            else:
+                return redirect(match)
+        status = 400
+    return render(
+        request, "games/challenge_player.html", {"form": form, "invited": invited}, status=status
+    )
+
+
+@login_required
+@require_POST
+def challenge_decline(request: HttpRequest, match_id: int) -> HttpResponse:
+    from games.services.challenges import challenge_decline as decline
+
+    try:
+        decline(user=request.user, match_id=match_id)
+    except services.CommandError as error:
+        messages.error(request, error.message)
+    return redirect(request.POST.get("next") if _local(request.POST.get("next")) else "play")
+
+
+def _local(path: str | None) -> bool:
+    return bool(path) and path.startswith("/") and not path.startswith("//")
 
 
 def watch(request: HttpRequest) -> HttpResponse:

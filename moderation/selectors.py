@@ -33,8 +33,13 @@ def blocks_of(user_id: int) -> QuerySet[Block]:
     return Block.objects.filter(blocker_id=user_id).select_related("blocked").order_by("-id")
 
 
-def is_blocking(blocker_id: int, blocked_id: int) -> bool:
-    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
+def blockers_between(a_id: int, b_id: int) -> set[int]:
+    """Which of the two users block the other (one query; empty: no block either way)."""
+    return set(
+        Block.objects.filter(
+            Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)
+        ).values_list("blocker_id", flat=True)
+    )
 
 
 def _in_force(user_id: int, kind: str) -> QuerySet[Sanction]:

@@ -250,6 +250,7 @@ def user_ban(
     challenges are withdrawn; after commit the opponents see why (the `match_over` event) and
     every socket of the user, on every Daphne process, is closed with 4003."""
     from games.services import matches_end_for_ban
+    from pairing.services import pool_leave
 
     _require(moderator, "moderation.ban_user")
     if user.is_staff and not moderator.is_superuser:
@@ -259,6 +260,7 @@ def user_ban(
                              action=AuditAction.BAN, reason=reason, ends_at=ends_at,
                              report_id=report_id)  # fmt: skip
         matches_end_for_ban(user_id=user.pk)
+        pool_leave(user=user, reason="banned")  # out of quick pairing (issue 15)
         user_id = user.pk
         transaction.on_commit(lambda: close_user_sockets(user_id, code=CLOSE_BANNED))
     return sanction

@@ -22,6 +22,7 @@ from games.services.clocks import (
 )
 from games.services.errors import CommandError
 from games.services.lifecycle import (
+    match_abort,
     match_accept,
     match_cancel,
     match_claim_abandoned,
@@ -54,6 +55,7 @@ __all__ = [
     "game_roll",
     "game_step_play",
     "game_turn_undo",
+    "match_abort",
     "match_accept",
     "match_cancel",
     "match_claim_abandoned",

@@ -32,6 +32,7 @@ _MESSAGES = {
     "not_cube_owner": _("The cube is your opponent's: only they may raise it."),
     "cube_at_maximum": _("The cube cannot be raised further."),
     "no_cube_offer": _("No double is offered."),
+    "not_abortable": _("Both players have moved: the match can no longer be aborted."),
 }
 
 

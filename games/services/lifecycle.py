@@ -26,7 +26,7 @@ from games.services.errors import CommandError
 from ratings.selectors import ratings_of
 
 
-def _refuse_if_banned(user) -> None:
+def refuse_if_banned(user) -> None:
     """A banned player cannot play: create, accept or rematch (issue 14)."""
     from moderation.selectors import ban_in_force
 
@@ -82,10 +82,14 @@ def match_create(
     cube_raise: str | None = None,
     crawford: bool | None = None,
     time_control: str = TimeControl.TURN,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
+    invited=None,
+    expires_at=None,
 ) -> Match:
-    """An open challenge (or a private invite). Validates through the engine's RuleSet; the
-    seeds' clocks (`time_control` other than "turn") have their own figures, so they take no
-    turn time or reserve (games/rules/clock.py)."""
+    """An open challenge (or a private invite, or a direct challenge to `invited`). Validates
+    through the engine's RuleSet; the seeds' clocks (`time_control` other than "turn") have their
+    own figures, so they take no turn time or reserve (games/rules/clock.py)."""
     rules = chosen_rules(
         rule_set_name, rated=rated, turn_seconds=turn_seconds, length=length,
         time_control=time_control, head_exception=head_exception, opening=opening,
@@ -97,7 +101,7 @@ def match_create(
     if creator.is_guest and (rated or private):
         # Guests play casual open games only: no rated play, no direct challenges (issue #16).
         raise CommandError("guest_not_allowed", _("Sign up to play rated or to invite a friend."))
-    _refuse_if_banned(creator)
+    refuse_if_banned(creator)
     match = Match(
         creator=creator,
         private=private,
@@ -106,8 +110,14 @@ def match_create(
         reserve_seconds=reserve_seconds,
         time_control=time_control,
         rated=rated,
+        min_rating=min_rating,
+        max_rating=max_rating,
+        invited=invited,
+        expires_at=expires_at,
         **rule_columns(rules),
     )
+    if min_rating is not None and max_rating is not None and min_rating > max_rating:
+        raise CommandError("bad_field", _("The lowest rating is above the highest."))
     already_open = _("You already have an open challenge; cancel it first.")
     if (
         not private
@@ -127,6 +137,11 @@ def match_create(
         raise CommandError("already_open", already_open) from None
     transaction.on_commit(_lobby_changed)
     return match
+
+
+def rating_in_range(rating: int, lowest: int | None, highest: int | None) -> bool:
+    """Whether a player of `rating` may accept a challenge asking for [lowest, highest]."""
+    return (lowest is None or rating >= lowest) and (highest is None or rating <= highest)
 
 
 def _limit_private_challenges(creator) -> None:
@@ -172,22 +187,31 @@ def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
         match = context.match
         if match.status != MatchStatus.OPEN:
             raise CommandError("match_not_active", _("This challenge is no longer open."))
-        if match.private and token != match.invite_token:
+        if match.invited_id is not None and match.invited_id != user.pk:
+            raise CommandError("not_invited", _("This challenge is for another player."))
+        if match.private and match.invited_id is None and token != match.invite_token:
             raise CommandError("not_found", _("This invitation link is not valid."))
+        if match.expires_at is not None and match.expires_at <= context.now:
+            raise CommandError("match_not_active", _("This challenge has expired."))
         if match.creator_id == user.pk:
             raise CommandError("not_a_player", _("You cannot accept your own challenge."))
         if not user.is_active:
             raise CommandError("not_a_player", _("This account is not active."))
-        _refuse_if_banned(user)
+        refuse_if_banned(user)
         _refuse_if_blocked(match.creator_id, user.pk)
         if match.rated and not user.may_play_rated:
             raise CommandError(
                 "guest_not_rated", _("Guests play casual games; sign up to play rated.")
             )
+        rating = ratings_of([user.pk])[user.pk]
+        if not rating_in_range(rating.value, match.min_rating, match.max_rating):
+            raise CommandError(
+                "outside_range", _("Your rating is outside the range this challenge asks for.")
+            )
         match.opponent = user
         # The accepting player's own instance is left as it came (no rating cached on it).
         context.note_player(
-            user.pk, user.username, user.auto_roll, ratings_of([user.pk])[user.pk], True,
+            user.pk, user.username, user.auto_roll, rating, True,
             user.bot_level, user.play_forced,
         )  # fmt: skip
         begin_first_game(context)
@@ -243,6 +267,39 @@ def match_claim_abandoned(*, user, match_id: int) -> Match:
     return context.match
 
 
+def match_abort(*, user, match_id: int) -> Match:
+    """Call the match off before each player has made a first move: no result, unrated, not
+    counted (issue 15); the engine remembers the aborting seat. Locks the match row."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = context.seat_of(user)
+        context.run(lambda state: engine.abort_before_start(state, seat=seat, now=context.now))
+        context.save()
+    return context.match
+
+
+def match_start_paired(
+    *,
+    first_id: int,
+    second_id: int,
+    rule_set_name: str,
+    length: int,
+    turn_seconds: int,
+    rated: bool,
+) -> Match:
+    """A match between two players the pairing pool matched (pairing/services.py), started at
+    once with the opening roll like a rematch. Call inside the pairing transaction."""
+    rules = rule_set(rule_set_name, match_length=length)
+    match = Match.objects.create(
+        creator_id=first_id, opponent_id=second_id, private=True, rule_set_name=rule_set_name,
+        turn_seconds=turn_seconds, rated=rated, **rule_columns(rules),
+    )  # fmt: skip
+    context = locked(match.pk)
+    begin_first_game(context)
+    context.save()
+    return context.match
+
+
 def match_rematch_offer(*, user, match_id: int) -> Match:
     """Offer a rematch, or accept the opponent's offer (a new match, same settings, both
     players seated, opening roll at once; its id is `match.rematch_id`). Locks the match row."""
@@ -254,7 +311,7 @@ def match_rematch_offer(*, user, match_id: int) -> Match:
             raise CommandError("match_not_finished", _("A rematch is offered after the match."))
         if match.rematch_id is not None:
             raise CommandError("match_not_finished", _("The rematch has already started."))
-        _refuse_if_banned(user)
+        refuse_if_banned(user)
         _refuse_if_blocked(match.creator_id, match.opponent_id)  # type: ignore[arg-type]
         if match.rematch_offered_by is None or match.rematch_offered_by == seat:
             match.rematch_offered_by = seat

@@ -37,6 +37,7 @@ def match_state_of(match: Match, game: Game | None) -> MatchState:
         finished_at=match.finished_at,
         game=game_state_of(game) if game is not None else None,
         crawford_game=match.crawford_game,
+        aborted_by=match.aborted_by_seat,  # type: ignore[arg-type]
     )
 
 
@@ -90,6 +91,7 @@ def match_values(match: Match, state: MatchState) -> dict[str, Any]:
         "started_at": state.started_at,
         "finished_at": state.finished_at,
         "crawford_game": state.crawford_game,
+        "aborted_by_seat": state.aborted_by,
     }
 
 

@@ -1,7 +1,11 @@
-// Live Play/Watch lists over /ws/lobby/ (docs/protocol.md "The lobby socket").
+// Live Play/Watch lists over /ws/lobby/ (docs/protocol.md "The lobby socket"), the open
+// challenges' filters, and quick pairing on the Play page (pool.js).
+import { PoolPanel } from "./pool.js";
 import { ratingText } from "./strings.js";
 
 const strings = JSON.parse(document.getElementById("lobby-strings").textContent);
+const poolRoot = document.getElementById("quick-pairing");
+const pool = poolRoot ? new PoolPanel(poolRoot, JSON.parse(document.getElementById("pool-strings").textContent)) : null;
 
 function cell(text) {
   const td = document.createElement("td");
@@ -41,16 +45,40 @@ const rulesName = (code) => (strings.rules && strings.rules[code]) || code;
 // "Traditional · doubling cube" for a match played with the cube.
 const rulesText = (row) => rulesName(row.rules) + (row.cube ? ` · ${strings.cube || "cube"}` : "");
 
+// The open challenges' filters (rule set, time per turn): rows that do not match are hidden.
+const filters = { rules: document.getElementById("filter-rules"), seconds: document.getElementById("filter-seconds") };
+
+function applyFilters() {
+  const table = document.getElementById("open-challenges");
+  if (!table || !filters.rules) return;
+  for (const tr of table.tBodies[0].rows) {
+    if (tr.classList.contains("empty")) continue;
+    const rules = filters.rules.value;
+    const seconds = filters.seconds.value;
+    tr.hidden = (rules && tr.dataset.rules !== rules) || (seconds && tr.dataset.seconds !== seconds);
+  }
+}
+for (const select of Object.values(filters)) if (select) select.addEventListener("change", applyFilters);
+applyFilters();
+
+function range(c) {
+  if (c.min_rating === null && c.max_rating === null) return "";
+  return ` · ${c.min_rating ?? "…"}–${c.max_rating ?? "…"}`;
+}
+
 function render(message) {
   fill(document.getElementById("open-challenges"), message.open.map((c) => {
     const tr = document.createElement("tr");
     tr.dataset.matchId = c.id;
+    tr.dataset.rules = c.rules;
+    tr.dataset.seconds = c.turn_seconds ? String(c.turn_seconds) : "0";
     const time = c.clock_name ||
       (c.turn_seconds ? seconds(c.turn_seconds) + (c.reserve_seconds ? ` + ${seconds(c.reserve_seconds)}` : "") : "∞");
-    tr.append(cell(c.creator), cell(ratingText(c)), cell(rulesText(c)), cell(c.length), cell(time),
+    tr.append(cell(c.creator), cell(`${ratingText(c)}${range(c)}`), cell(rulesText(c)), cell(c.length), cell(time),
       cell(c.rated ? strings.rated : strings.casual), link(`/matches/${c.id}/`, strings.view));
     return tr;
   }), strings.noOpen, 7);
+  applyFilters();
   fill(document.getElementById("live-matches"), message.live.map((m) => {
     const tr = document.createElement("tr");
     tr.dataset.matchId = m.id;
@@ -67,9 +95,11 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(`${scheme}${location.host}/ws/lobby/`);
   socket.addEventListener("open", () => { delay = 1000; });
+  if (pool) pool.attach(socket);
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "lobby") render(message);
+    else if (pool) pool.receive(message);
   });
   socket.addEventListener("close", () => {
     setTimeout(connect, delay);

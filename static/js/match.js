@@ -60,6 +60,9 @@ export class MatchApp {
       drop: () => {
         if (window.confirm(this.t("confirm_drop"))) this.session.cube("drop");
       },
+      abort: () => {
+        if (window.confirm(this.t("confirm_abort"))) this.session.send("abort");
+      },
       resign: () => {
         if (window.confirm(this.t("confirm_resign"))) this.session.send("resign");
       },

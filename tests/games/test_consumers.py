@@ -242,6 +242,7 @@ async def test_lobby_sockets_see_new_challenges_and_live_matches(fixed_dice):
         assert (await socket.connect())[0]
         first = await socket.receive_json_from(timeout=5)
         assert first["type"] == "lobby"
+        assert (await socket.receive_json_from(timeout=5))["type"] == "pools"  # quick pairing
         return socket
 
     watchers = [await lobby(), await lobby()]

@@ -74,6 +74,7 @@ async def test_three_timeouts_end_the_match_through_the_worker(timed_match, cele
     assert events[-1]["detail"] == {
         "winner_seat": 1,
         "reason": "timeouts",
+        "aborted_by": None,
         "rating_changes": [
             {"before": 1500, "after": 1490, "delta": -10},
             {"before": 1500, "after": 1510, "delta": 10},

@@ -208,7 +208,7 @@ async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
                 pass
         counts["claims"] = await _hostile_claims(player, spectator, match_id, read_state)
         # Keep the match going (a claim is refused anyway: the window is an hour).
-        player_types = sorted(COMMAND_TYPES - {"resign", "leave"})
+        player_types = sorted(COMMAND_TYPES - {"resign", "leave", "abort"})
         plan = [(player, player_types)] * PLAYER_FRAMES + [
             (spectator, sorted(COMMAND_TYPES))
         ] * SPECTATOR_FRAMES
@@ -282,9 +282,10 @@ async def _fuzz_out_of_turn(site, match_id: int, cookie: str) -> dict[str, int]:
     read_state = sync_to_async(_state)
     counts = {"frames": 0, "errors": 0, "acks": 0, "not_your_turn": 0, "opponent_present": 0}
     before = await read_state(match_id)
-    # Every turn and table command (a claim too: the bot never leaves); the chat is no turn
-    # command (a valid message is stored and acked) and has its own cases in the fuzz above.
-    types = sorted(COMMAND_TYPES - {"resign", "leave"} - set(CHAT_COMMANDS))
+    # Every turn and table command (a claim too: the bot never leaves); resign/leave/abort would
+    # end the match; the chat is no turn command (a valid message is stored and acked) and has its
+    # own cases in the fuzz above.
+    types = sorted(COMMAND_TYPES - {"resign", "leave", "abort"} - set(CHAT_COMMANDS))
     async with connect(url, origin=site.url, additional_headers={"Cookie": cookie}) as person:
         snapshot = json.loads(await person.recv())
         assert snapshot["type"] == "snapshot" and snapshot["state"]["match"]["players"][1]["bot"]
@@ -303,4 +304,100 @@ async def _fuzz_out_of_turn(site, match_id: int, cookie: str) -> dict[str, int]:
                 assert message.get("code") != "internal", (number, sent, message)
             counts["frames"] += 1
             assert await read_state(match_id) == before, (number, sent)
+    return counts
+
+
+# --- The lobby socket's quick-pairing commands (issue 15) ---------------------------------------
+
+POOL_FRAMES = 1500
+POOL_TYPES = ["pool_join", "pool_leave", "pool_accept", "pool_decline", "ping"]
+ODD_POOLS = ["traditional.1.60.rated", "tournament.5.90.casual", "traditional.1.60",
+             "traditional.9.60.rated", "traditional.1.61.rated", "traditional.1.-60.rated",
+             "TRADITIONAL.1.60.rated", "traditional.01.060.rated", "x" * 41, "...",
+             "1.1.1.1", "traditional.１.60.rated"]  # fmt: skip
+
+
+def pool_frame(rng: random.Random, proposal: int) -> str | bytes:
+    """A hostile lobby frame: mostly the pool commands with fields of every type and value."""
+    if rng.random() < 0.2:
+        return frame(rng, 0, POOL_TYPES)
+    command = {"type": rng.choice(POOL_TYPES)}
+    if rng.random() < 0.8:
+        command["pool"] = rng.choice([*ODD_POOLS, any_value(rng), rng.choice(ODD_STRINGS)])
+    if rng.random() < 0.8:
+        command["proposal"] = rng.choice(
+            [proposal, proposal, proposal + 1, 0, -1, 2**63, 2**64, str(proposal), 1.5, True,
+             None, any_value(rng)]
+        )  # fmt: skip
+    if rng.random() < 0.7:
+        command["id"] = rng.choice([rng.randrange(1000), "c", any_value(rng), 2**64, "x" * 65])
+    text = json.dumps(command, ensure_ascii=rng.random() < 0.5)
+    return text if rng.random() < 0.97 else text * 200
+
+
+def _pool_state(user_id: int) -> tuple:
+    from pairing.models import PoolEntry, Proposal
+
+    entries = list(
+        PoolEntry.objects.filter(user_id=user_id).values_list(
+            "rule_set_name", "length", "turn_seconds", "rated", "joined_at", "proposal_id",
+            "accepted",
+        )
+    )  # fmt: skip
+    return entries, Proposal.objects.count(), Match.objects.count()
+
+
+def test_hostile_pool_frames_change_nothing_and_the_lobby_socket_lives(test_database_name, client):
+    from datetime import timedelta
+
+    from pairing import services as pairing_services
+    from pairing.models import PoolEntry, Proposal
+    from pairing.pools import Pool
+    from ratings.models import Rating
+
+    site = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="1000000")
+    try:
+        fuzzer, other = make_user("fuzz_pool"), make_user("fuzz_far")
+        for user, rating in ((fuzzer, 1200), (other, 1700)):
+            Rating.objects.create(user=user, rating=rating, peak=rating)
+            pairing_services.pool_join(user=user, pool=Pool("traditional", 1, 60, True))
+        joined = PoolEntry.objects.first().joined_at
+        PoolEntry.objects.update(joined_at=joined - timedelta(seconds=40))
+        pairing_services.pool_pair(pool=Pool("traditional", 1, 60, True))
+        proposal = Proposal.objects.get().pk
+        summary = asyncio.run(
+            _fuzz_pool(site, fuzzer.pk, proposal, session_cookie_for(client, fuzzer))
+        )
+    finally:
+        stop_process(site.process)
+    assert summary["frames"] == POOL_FRAMES
+    assert summary["errors"] > POOL_FRAMES // 2 and summary["changes"] >= 1, summary
+
+
+async def _fuzz_pool(site, user_id: int, proposal: int, cookie: str) -> dict[str, int]:
+    rng = random.Random(SEED + 15)
+    read_state = sync_to_async(_pool_state)
+    counts = {"frames": 0, "errors": 0, "changes": 0}
+    async with connect(
+        f"ws://127.0.0.1:{site.port}/ws/lobby/", origin=site.url,
+        additional_headers={"Cookie": cookie},
+    ) as socket:  # fmt: skip
+        for number in range(POOL_FRAMES):
+            before = await read_state(user_id)
+            sent = pool_frame(rng, proposal)
+            await socket.send(sent)
+            await socket.send(json.dumps({"type": "ping", "id": f"p{number}"}))
+            acked = False
+            while True:
+                message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+                if message["type"] == "pong" and message.get("id") == f"p{number}":
+                    break
+                acked |= message["type"] == "ack"
+                counts["errors"] += message["type"] == "error"
+                assert message.get("code") != "internal", (SEED, number, sent, message)
+            counts["frames"] += 1
+            after = await read_state(user_id)
+            if after != before:
+                assert acked, (SEED, number, sent)  # only an acknowledged command changes
+                counts["changes"] += 1
     return counts

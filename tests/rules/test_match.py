@@ -3,6 +3,7 @@ whole matches (RULES.md "Who starts, colours, games and matches", "Platform rule
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -202,6 +203,30 @@ def test_a_ban_ends_the_match_as_the_banned_seats_loss() -> None:
         engine.ban(banned, seat=0, now=T0)
     with pytest.raises(MatchRuleError):
         engine.ban(new_state(), seat=0, now=T0)
+
+
+def test_abort_before_the_start_until_each_player_has_moved() -> None:
+    state, _ = engine.begin(new_state(), dice=pairs((6, 2)), now=T0)
+    assert state.abortable
+    aborted, events = engine.abort_before_start(state, seat=1, now=T0)
+    assert (aborted.status, aborted.winner_seat, aborted.aborted_by) == ("aborted", None, 1)
+    assert events[0].aborted_by == 1
+    game = state.game
+    assert game is not None
+    one_moved = dataclasses.replace(state, game=dataclasses.replace(game, white_has_moved=True))
+    assert engine.abort_before_start(one_moved, seat=0, now=T0)[0].status == "aborted"
+    both = dataclasses.replace(
+        state, game=dataclasses.replace(game, white_has_moved=True, black_has_moved=True)
+    )
+    assert not both.abortable
+    with pytest.raises(MatchRuleError) as refused:
+        engine.abort_before_start(both, seat=0, now=T0)
+    assert refused.value.code == "not_abortable"
+    second_game = dataclasses.replace(state, game=dataclasses.replace(game, number=2))
+    with pytest.raises(MatchRuleError):
+        engine.abort_before_start(second_game, seat=0, now=T0)
+    with pytest.raises(MatchRuleError):
+        engine.abort_before_start(aborted, seat=0, now=T0)
 
 
 # --- Property tests ------------------------------------------------------------------------------

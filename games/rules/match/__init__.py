@@ -34,6 +34,7 @@ from .events import (
 )
 from .operations import (
     abort,
+    abort_before_start,
     ban,
     begin,
     cancel,
@@ -86,6 +87,7 @@ __all__ = [
     "TurnEnded",
     "Undone",
     "abort",
+    "abort_before_start",
     "apply_event",
     "ban",
     "begin",

@@ -126,6 +126,7 @@ class MatchOver:
     winner_seat: Seat | None  # None when aborted
     reason: EndReason
     at: datetime
+    aborted_by: Seat | None = None  # the seat that aborted before the start (abort_before_start)
 
 
 @dataclass(frozen=True)
@@ -293,8 +294,9 @@ def _apply_match_over(state: MatchState, event: MatchOver) -> MatchState:
         score = forfeit(score, 1 - event.winner_seat)  # type: ignore[arg-type]
     status: Status = "aborted" if event.reason == "aborted" else "finished"
     state = dataclasses.replace(
-        state, status=status, score=score, end_reason=event.reason, finished_at=event.at
-    )
+        state, status=status, score=score, end_reason=event.reason, finished_at=event.at,
+        aborted_by=event.aborted_by,
+    )  # fmt: skip
     game = state.game
     if game is None:
         return state

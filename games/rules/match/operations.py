@@ -389,6 +389,18 @@ def abort(state: MatchState, *, now: datetime) -> tuple[MatchState, list[Event]]
     return apply_event(state, event), [event]
 
 
+def abort_before_start(
+    state: MatchState, *, seat: int, now: datetime
+) -> tuple[MatchState, list[Event]]:
+    """A player calls the match off before each side has made a first move: no winner, unrated,
+    and the aborting seat is remembered (a player who aborts often is kept out of the pool)."""
+    _require_status(state, "active", "match_not_active", "this match is not being played")
+    if not state.abortable:
+        raise MatchRuleError("not_abortable", "both players have moved; resign instead")
+    event = MatchOver(winner_seat=None, reason="aborted", at=now, aborted_by=seat)  # type: ignore[arg-type]
+    return apply_event(state, event), [event]
+
+
 def cancel(state: MatchState, *, now: datetime) -> tuple[MatchState, list[Event]]:
     """An open challenge is withdrawn before anyone accepts it."""
     _require_status(state, "open", "match_not_active", "this challenge is no longer open")

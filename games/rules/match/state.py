@@ -124,6 +124,7 @@ class MatchState:
     finished_at: datetime | None = None
     game: GameState | None = None
     crawford_game: int = 0  # the number of the match's Crawford game once it has started
+    aborted_by: Seat | None = None  # who aborted before the start, if anyone
 
     def may_double(self, seat: int) -> bool:
         """Whether ``seat`` may offer a double now: before rolling in its own turn, with the
@@ -164,6 +165,18 @@ class MatchState:
             rules=self.rules,
             steps=game.steps,
             board=game.board,
+        )
+
+    @property
+    def abortable(self) -> bool:
+        """Either player may abort, without a result, until each has made a first move of the
+        first game (issue 15; lichess allows it until both sides have moved)."""
+        game = self.game
+        return (
+            self.status == "active"
+            and game is not None
+            and game.number == 1
+            and not (game.white_has_moved and game.black_has_moved)
         )
 
     def open_turn(self) -> tuple[int, int] | None:

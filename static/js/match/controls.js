@@ -26,6 +26,8 @@ export function buttonStates(model, t, { pending, live, flipped }) {
       visible: player && active && myTurn && !!g && g.phase === "move" && !!g.can_undo && (g.steps || []).length > 0,
       enabled: !pending,
     },
+    // Until each player has made a first move the match can be called off without a result.
+    "abort-button": { visible: player && active && !!m.abortable, enabled: !pending },
     "resign-button": { visible: player && active, enabled: true },
     "leave-button": { visible: player && active, enabled: true },
     "rematch-button": { visible: offer.visible, enabled: offer.enabled, text: offer.text },
@@ -63,8 +65,8 @@ export function shortcut(e) {
 }
 
 /**
- * actions: {roll, undo, double, take, drop, resign, leave, rematch, decline, flip, claim, wait,
- * toggleSound, notifications, canRoll}. The space bar rolls
+ * actions: {roll, undo, double, take, drop, abort, resign, leave, rematch, decline, flip, claim,
+ * wait, toggleSound, notifications, canRoll}. The space bar rolls
  * (the roll button's title says so) unless the focus is in a field or on another button.
  */
 export function bindControls(root, actions) {
@@ -77,6 +79,7 @@ export function bindControls(root, actions) {
   on("double-button", actions.double);
   on("take-button", actions.take);
   on("drop-button", actions.drop);
+  on("abort-button", actions.abort);
   on("resign-button", actions.resign);
   on("leave-button", actions.leave);
   on("rematch-button", actions.rematch);

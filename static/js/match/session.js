@@ -174,7 +174,7 @@ export class MatchSession {
     return sent;
   }
 
-  /** Commands without a version (protocol.md): resign, leave, rematch, rematch_decline. */
+  /** Commands without a version (protocol.md): abort, resign, leave, rematch, rematch_decline. */
   send(type) {
     return type === "leave" ? this.socket.command({ type }) : this.socket.send({ type });
   }

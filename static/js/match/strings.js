@@ -9,6 +9,7 @@ export const DEFAULT_STRINGS = {
   rematch_offered_by_you: "Rematch offered — waiting for {name}",
   rematch_offered_to_you: "{name} offers a rematch",
   rematch_declined: "The rematch was declined",
+  abort: "Abort", confirm_abort: "Abort the match? It ends without a result.",
   confirm_resign: "Resign the match?", confirm_leave: "Leaving the table resigns the match. Leave?",
   your_turn_roll: "Your turn — roll", your_turn_move: "Your turn — move", waiting_for: "Waiting for {name}",
   to_roll: "{name} to roll", to_move: "{name} to move",

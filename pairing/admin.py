@@ -1,0 +1,24 @@
+from django.contrib import admin
+
+from pairing.models import PairedWait, PoolEntry, Proposal
+
+
+@admin.register(PoolEntry)
+class PoolEntryAdmin(admin.ModelAdmin):
+    list_display = ("user", "rule_set_name", "length", "turn_seconds", "rated", "rating",
+                    "joined_at", "proposal", "accepted")  # fmt: skip
+    list_filter = ("rule_set_name", "length", "turn_seconds", "rated")
+    search_fields = ("user__username",)
+    raw_id_fields = ("user", "proposal")
+
+
+@admin.register(Proposal)
+class ProposalAdmin(admin.ModelAdmin):
+    list_display = ("id", "created_at", "expires_at")
+
+
+@admin.register(PairedWait)
+class PairedWaitAdmin(admin.ModelAdmin):
+    list_display = ("wait_id", "user", "match", "waited_seconds", "paired_at")
+    search_fields = ("user__username",)
+    raw_id_fields = ("user", "match")

@@ -1,0 +1,91 @@
+"""Quick pairing in real browsers (issue 15): two signed-in players click the same tile on the
+Play page and both land on the same board; a third player sees a direct challenge pop up on
+another page and accepts it. Screenshots of the Play page at phone and desktop sizes go to
+/tmp/pairing-shots/ (looked at by hand)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Match
+from tests.conftest import start_site, stop_process
+from tests.e2e.test_live_match import logged_in_page, off_the_browser_thread
+from tests.factories import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = Path("/tmp/pairing-shots")
+
+
+@pytest.fixture
+def site(test_database_name):
+    running = start_site(test_database_name)
+    yield running
+    stop_process(running.process)
+
+
+def test_two_players_click_the_same_tile_and_land_on_the_same_board(browser, site, client):
+    ana, bogdan = make_user("ana"), make_user("bogdan")
+    first = logged_in_page(browser, site, client.__class__, ana)
+    second = logged_in_page(browser, site, client.__class__, bogdan)
+    tile = '[data-pool="traditional.1.60.rated"]'
+    first.goto(f"{site.url}/play/")
+    expect(first.locator("#online-count")).to_contain_text(re.compile(r"\d"))
+    first.locator(tile).click()
+    expect(first.locator("#pool-wait")).to_be_visible()
+    expect(first.locator("#pool-status")).to_contain_text(re.compile(r"1[34]\d\d–1[56]\d\d"))
+    SHOTS.mkdir(exist_ok=True)
+    first.screenshot(path=SHOTS / "play-waiting-1100.png", full_page=True)
+    second.goto(f"{site.url}/play/")
+    second.locator(tile).click()
+    first.wait_for_url(re.compile(r"/matches/\d+/$"), timeout=30_000)
+    second.wait_for_url(re.compile(r"/matches/\d+/$"), timeout=30_000)
+    assert first.url == second.url
+    match = Match.objects.get(pk=int(first.url.rstrip("/").rsplit("/", 1)[1]))
+    assert {match.creator_id, match.opponent_id} == {ana.pk, bogdan.pk}
+    assert match.status == "active"
+    # Nobody has moved yet: either may abort; the button is there for both.
+    expect(first.locator("#abort-button")).to_be_visible()
+    expect(second.locator("#abort-button")).to_be_visible()
+    first.screenshot(path=SHOTS / "match-abortable-1100.png")
+
+
+def test_a_direct_challenge_pops_up_on_another_page_and_is_accepted(browser, site, client):
+    ana, bogdan = make_user("ana"), make_user("bogdan")
+    challenged = logged_in_page(browser, site, client.__class__, bogdan)
+    challenged.goto(f"{site.url}/rules/")
+    challenged.wait_for_selector("body[data-site-socket=open]")
+    challenger = logged_in_page(browser, site, client.__class__, ana)
+    challenger.goto(f"{site.url}/@/bogdan")
+    challenger.locator("#challenge-button").click()
+    challenger.locator("#challenge-form button[type=submit]").click()
+    challenger.wait_for_url(re.compile(r"/matches/\d+/$"))
+    notice = challenged.locator(".site-notice")
+    expect(notice).to_contain_text("ana")
+    challenged.screenshot(path=SHOTS / "challenge-notice-1100.png")
+    notice.locator("button.primary").click()
+    challenged.wait_for_url(re.compile(r"/matches/\d+/$"))
+    assert challenged.url == challenger.url
+    match = off_the_browser_thread(lambda: Match.objects.get(invited=bogdan))
+    assert match.status == "active"
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def test_play_page_screenshots(browser, site, client, width, height):
+    user = make_user(f"shot{width}")
+    page = logged_in_page(browser, site, client.__class__, user)
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{site.url}/play/")
+    expect(page.locator('[data-count-for="traditional.1.60.rated"]')).to_contain_text(
+        re.compile(r"\d")
+    )
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SHOTS / f"play-{width}.png", full_page=True)
+    page.locator('[data-pool="tournament.5.60.rated"]').click()
+    expect(page.locator("#pool-wait")).to_be_visible()
+    page.screenshot(path=SHOTS / f"play-waiting-{width}.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
