@@ -59,7 +59,13 @@ def play_one_action(page) -> bool:
     version = app.get_attribute("data-version")
     roll = page.locator("#roll-button")
     if roll.is_visible() and roll.is_enabled():
-        roll.click()
+        try:
+            # The state may change between the look and the click (an event redraws the controls):
+            # the caller's loop looks again; a page that never offers its roll again fails the
+            # match deadline and the final comparison with the database.
+            roll.click(timeout=5_000)
+        except PlaywrightTimeout:
+            return False
     else:
         sources = page.locator("[data-point].legal-source")
         if sources.count() == 0:
