@@ -13,6 +13,7 @@ from typing import Any, Literal, TypedDict
 from django.utils.translation import gettext as _
 
 from config.wire import valid_id
+from games.fairness import commitment, is_client_seed
 from games.rules import (
     Step,
     TurnState,
@@ -27,8 +28,13 @@ from games.rules.clock import read_clock
 from games.rules.ruleset import OPTION_VALUES
 
 COMMAND_TYPES = frozenset(
-    {"roll", "step", "undo", "resign", "leave", "rematch", "rematch_decline", "snapshot", "ping"}
-)
+    {
+        "roll", "step", "undo", "resign", "leave", "rematch", "rematch_decline", "client_seed",
+        "snapshot", "ping",
+    }
+)  # fmt: skip
+# Commands that carry the sender's client seed (games/fairness): required, optional.
+SEEDED_COMMANDS = {"client_seed": True, "rematch": False}
 VERSIONED_COMMANDS = frozenset({"roll", "step", "undo"})
 
 WireStep = list[int]
@@ -46,6 +52,7 @@ class Command:
     id: str | int | None = None
     version: int | None = None
     step: Step | None = None
+    client_seed: str | None = None
 
 
 def parse_command(message: dict[str, Any]) -> Command:
@@ -63,9 +70,20 @@ def parse_command(message: dict[str, Any]) -> Command:
     if kind in VERSIONED_COMMANDS and (type(version) is not int or version < 0):
         raise ProtocolError("bad_field", _("version must be a non-negative integer."))
     step = step_from_wire(message.get("step")) if kind == "step" else None
+    client_seed = message.get("client_seed")
+    if kind not in SEEDED_COMMANDS:
+        client_seed = None
+    elif not (client_seed is None and not SEEDED_COMMANDS[kind]) and not is_client_seed(
+        client_seed
+    ):
+        raise ProtocolError(
+            "bad_field",
+            _("client_seed must be 1 to 64 letters (a–z, A–Z), digits, “_” or “-”."),
+        )
     return Command(
-        type=kind, id=command_id, version=version if kind in VERSIONED_COMMANDS else None, step=step
-    )
+        type=kind, id=command_id, version=version if kind in VERSIONED_COMMANDS else None,
+        step=step, client_seed=client_seed,
+    )  # fmt: skip
 
 
 def step_from_wire(value: object) -> Step:
@@ -107,6 +125,7 @@ class MoveState(TypedDict):
     number: int
     side: str
     dice: list[int]
+    roll: int | None
     steps: list[WireStep]
     by_server: bool
 
@@ -151,6 +170,17 @@ def match_settings(match) -> dict[str, Any]:
     }
 
 
+def fairness_state(match) -> dict[str, Any]:
+    """The dice's commitment and seeds (games/fairness): the server seed only once revealed."""
+    return {
+        "verifiable": match.dice_source == "fair",
+        "dice_source": match.dice_source,
+        "server_seed_hash": commitment(match.server_seed) if match.server_seed else None,
+        "server_seed": match.server_seed if match.seed_revealed and match.server_seed else None,
+        "client_seeds": [seed or None for seed in match.client_seeds],
+    }
+
+
 def opening_state(game) -> dict[str, Any] | None:
     """Game 1's one-die opening roll with its ties; later games have none (the winner starts)."""
     if game.opening_white is None:
@@ -191,6 +221,7 @@ def game_state(match, game, now: datetime) -> dict[str, Any] | None:
         "turn_number": game.turn_number,
         "board": list(board),
         "dice": list(game.dice) if game.dice else None,
+        "roll": game.roll,
         "dice_left": dice_left,
         "steps": game.steps,
         "legal_steps": legal,
@@ -233,6 +264,7 @@ def match_section(
         "players": players,
         "winner": match.seat_of(match.winner_id),
         "end_reason": match.end_reason or None,
+        "fairness": fairness_state(match),
         "rematch": {
             "offered_by": match.rematch_offered_by,
             "declined": match.rematch_declined,
@@ -263,6 +295,7 @@ def move_of_turn(turn) -> MoveState:
         "number": turn.number,
         "side": turn.side,
         "dice": list(turn.dice),
+        "roll": turn.roll,
         "steps": turn.steps,
         "by_server": turn.by_server,
     }
@@ -272,7 +305,10 @@ def move_of_turn(turn) -> MoveState:
 
 _EVENT_DETAILS: dict[type, tuple[str, Any]] = {
     engine.Started: ("started", lambda event: {"game": event.game}),
-    engine.Rolled: ("rolled", lambda event: {"side": event.side, "dice": list(event.dice)}),
+    engine.Rolled: (
+        "rolled",
+        lambda event: {"side": event.side, "dice": list(event.dice), "roll": event.roll},
+    ),
     engine.Stepped: ("step", lambda event: {"side": event.side, "step": step_to_wire(event.step)}),
     engine.Undone: ("undo", lambda event: {"side": event.side, "step": step_to_wire(event.step)}),
     engine.TurnEnded: (
@@ -281,6 +317,7 @@ _EVENT_DETAILS: dict[type, tuple[str, Any]] = {
             "number": event.number,
             "side": event.side,
             "dice": list(event.dice),
+            "roll": event.roll,
             "steps": [step_to_wire(step) for step in event.steps],
             "by_server": event.by_server,
             "passed": event.passed,

@@ -16,12 +16,25 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.fairness import is_client_seed, new_client_seed
 from games.models import EndReason, Match, MatchStatus, rule_columns
 from games.rules import match as engine
 from games.rules import rule_set
-from games.services.context import Locked, locked, server_dice
+from games.services.context import Locked, locked
 from games.services.errors import CommandError
 from ratings.selectors import ratings_of
+
+
+def _client_seed(value: object) -> str:
+    """A seat's client seed (games/fairness): the one the browser sent, or a fresh one when it
+    sent none; a malformed one is refused."""
+    if value is None or value == "":
+        return new_client_seed()
+    if not is_client_seed(value):
+        raise CommandError(
+            "bad_field", _("A client seed is 1 to 64 letters (a–z, A–Z), digits, “_” or “-”.")
+        )
+    return value  # type: ignore[return-value]
 
 
 def _rule_overrides(**options: Any) -> dict[str, Any]:
@@ -40,8 +53,12 @@ def match_create(
     private: bool = False,
     head_exception: str | None = None,
     opening: str | None = None,
+    client_seed: str | None = None,
 ) -> Match:
-    """An open challenge (or a private invite). Validates through the engine's RuleSet."""
+    """An open challenge (or a private invite). Validates through the engine's RuleSet. Its
+    server seed is drawn now (the model's default) and committed to at once; ``client_seed`` is
+    the creator's browser's (games/fairness)."""
+    seed = _client_seed(client_seed)
     try:
         rules = rule_set(
             rule_set_name,
@@ -58,6 +75,7 @@ def match_create(
         turn_seconds=turn_seconds or None,
         reserve_seconds=reserve_seconds,
         rated=rated,
+        client_seed_creator=seed,
         **rule_columns(rules),
     )
     already_open = _("You already have an open challenge; cancel it first.")
@@ -116,9 +134,32 @@ def match_cancel(*, user, match_id: int) -> Match:
     return context.match
 
 
-def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
-    """A second player takes the open seat; the first game starts with the opening roll.
-    Locks the match row, so two players accepting at once cannot both get the seat."""
+def match_client_seed(*, user, match_id: int, client_seed: str) -> Match:
+    """The creator replaces their client seed while the challenge is open (games/fairness).
+    Locks the match row."""
+    seed = _client_seed(client_seed)
+    with transaction.atomic():
+        context = locked(match_id)
+        match = context.match
+        if match.creator_id != user.pk:
+            raise CommandError("not_a_player", _("Only the creator can change this seed."))
+        if match.status != MatchStatus.OPEN:
+            raise CommandError(
+                "match_not_active", _("The seeds are fixed once the match has started.")
+            )
+        match.client_seed_creator = seed
+        context.record("client_seed", {"seat": 0, "client_seed": seed})
+        context.save()
+    return match
+
+
+def match_accept(
+    *, user, match_id: int, token: str | None = None, client_seed: str | None = None
+) -> Match:
+    """A second player takes the open seat (with their browser's client seed); the first game
+    starts with the opening roll. Locks the match row, so two players accepting at once cannot
+    both get the seat."""
+    seed = _client_seed(client_seed)
     with transaction.atomic():
         context = locked(match_id)
         match = context.match
@@ -131,6 +172,7 @@ def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
         if not user.is_active:
             raise CommandError("not_a_player", _("This account is not active."))
         match.opponent = user
+        match.client_seed_opponent = seed
         # The accepting player's own instance is left as it came (no rating cached on it).
         context.note_player(
             user.pk, user.username, user.auto_roll, ratings_of([user.pk])[user.pk], True
@@ -144,7 +186,7 @@ def _begin(context: Locked) -> None:
     """Both seats are filled: the engine starts game 1 with the opening roll."""
     context.run(
         lambda state: engine.begin(
-            state, dice=server_dice(), now=context.now, auto_roll=context.auto_roll_seats()
+            state, dice=context.dice, now=context.now, auto_roll=context.auto_roll_seats()
         )
     )
 
@@ -161,9 +203,11 @@ def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:
     return context.match
 
 
-def match_rematch_offer(*, user, match_id: int) -> Match:
+def match_rematch_offer(*, user, match_id: int, client_seed: str | None = None) -> Match:
     """Offer a rematch, or accept the opponent's offer (a new match, same settings, both
-    players seated, opening roll at once; its id is `match.rematch_id`). Locks the match row."""
+    players seated, opening roll at once; its id is `match.rematch_id`). Each player's
+    ``client_seed`` comes with their command. Locks the match row."""
+    seed = _client_seed(client_seed)
     with transaction.atomic():
         context = locked(match_id)
         match = context.match
@@ -174,6 +218,7 @@ def match_rematch_offer(*, user, match_id: int) -> Match:
             raise CommandError("match_not_finished", _("The rematch has already started."))
         if match.rematch_offered_by is None or match.rematch_offered_by == seat:
             match.rematch_offered_by = seat
+            match.rematch_client_seed = seed
             match.rematch_declined = False
             context.record("rematch", {"offered_by": seat})
             context.save()
@@ -186,6 +231,8 @@ def match_rematch_offer(*, user, match_id: int) -> Match:
             turn_seconds=match.turn_seconds,
             reserve_seconds=match.reserve_seconds,
             rated=match.rated,
+            client_seed_creator=seed,
+            client_seed_opponent=match.rematch_client_seed or new_client_seed(),
             **rule_columns(match.rules),
         )
         rematch = locked(new_match.pk)
@@ -193,6 +240,7 @@ def match_rematch_offer(*, user, match_id: int) -> Match:
         rematch.save()
         match.rematch = new_match
         match.rematch_offered_by = None
+        match.rematch_client_seed = ""
         context.record("rematch", {"match_id": new_match.pk})
         context.save()
     return match
@@ -207,6 +255,7 @@ def match_rematch_decline(*, user, match_id: int) -> Match:
         if match.rematch_offered_by is None:
             raise CommandError("match_not_finished", _("There is no rematch offer."))
         match.rematch_offered_by = None
+        match.rematch_client_seed = ""
         match.rematch_declined = True
         context.record("rematch", {"declined_by": seat})
         context.save()

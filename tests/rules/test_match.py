@@ -4,7 +4,6 @@ whole matches (RULES.md "Who starts, colours, games and matches", "Platform rule
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -22,6 +21,7 @@ from games.rules import (
 )
 from games.rules import match as engine
 from games.rules.match import (
+    DiceSource,
     GameOver,
     MatchOver,
     MatchRuleError,
@@ -35,13 +35,22 @@ from games.rules.match import (
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def pairs(*values: tuple[int, int]) -> Iterator[tuple[int, int]]:
-    return iter(values)
+def pairs(*values: tuple[int, int]) -> DiceSource:
+    """Dice in the order given, whatever the roll number (the engine's numbering is checked by
+    numbered())."""
+    queue = iter(values)
+
+    def draw(game: int, roll: int) -> tuple[int, int]:
+        try:
+            return next(queue)
+        except StopIteration:
+            raise AssertionError("the operation drew more dice than the test gave") from None
+
+    return draw
 
 
-def random_pairs(rng: random.Random) -> Iterator[tuple[int, int]]:
-    while True:
-        yield (rng.randint(1, 6), rng.randint(1, 6))
+def random_pairs(rng: random.Random) -> DiceSource:
+    return lambda game, roll: (rng.randint(1, 6), rng.randint(1, 6))
 
 
 def new_state(**rules: object) -> MatchState:

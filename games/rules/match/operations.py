@@ -33,7 +33,7 @@ from .events import (
 from .state import (
     MAX_AUTOMATIC_ROLLS,
     TIMEOUTS_TO_LOSE,
-    DicePairs,
+    DiceSource,
     GameState,
     MatchRuleError,
     MatchState,
@@ -52,7 +52,7 @@ class _Run:
 
     state: MatchState
     now: datetime
-    dice: DicePairs
+    dice: DiceSource
     auto_roll: frozenset[int]
     events: list[Event] = field(default_factory=list)
     rolls: int = 0
@@ -70,15 +70,18 @@ class _Run:
         return self.state, self.events
 
 
-def _draw(run: _Run) -> tuple[int, int]:
-    try:
-        first, second = next(run.dice)
-    except StopIteration:
-        raise ValueError("the operation needs dice and none were given") from None
+def _draw(run: _Run, game: int, roll: int) -> tuple[int, int]:
+    first, second = run.dice(game, roll)
     for die in (first, second):
         if type(die) is not int or not 1 <= die <= 6:
             raise ValueError(f"a die is 1..6, got {die!r}")
     return first, second
+
+
+def _draw_next(run: _Run) -> tuple[tuple[int, int], int]:
+    """The next roll of the game being played, with its roll number."""
+    roll = run.game.rolls + 1
+    return _draw(run, run.game.number, roll), roll
 
 
 def _start_game(run: _Run, number: int, starter: Seat | None) -> None:
@@ -90,7 +93,7 @@ def _start_game(run: _Run, number: int, starter: Seat | None) -> None:
         return
     ties: list[tuple[int, int]] = []
     while True:
-        pair = _draw(run)
+        pair = _draw(run, number, len(ties) + 1)
         winner = opening_winner(*pair)
         if winner is not None:
             break
@@ -102,14 +105,14 @@ def _start_game(run: _Run, number: int, starter: Seat | None) -> None:
     )  # fmt: skip
     first_dice = first_turn_dice(run.state.rules, (high, low))
     if first_dice is not None:
-        _set_dice(run, first_dice, by_server=False)
+        _set_dice(run, first_dice, len(ties) + 1, by_server=False)
     else:
         _maybe_auto_roll(run)
 
 
-def _set_dice(run: _Run, dice: tuple[int, int], *, by_server: bool) -> None:
+def _set_dice(run: _Run, dice: tuple[int, int], roll: int, *, by_server: bool) -> None:
     run.rolls += 1
-    run.emit(Rolled(side=run.game.turn, dice=dice))
+    run.emit(Rolled(side=run.game.turn, dice=dice, roll=roll))
     turn = run.state.turn_state()
     assert turn is not None
     if not legal_next_steps(turn):  # the roll is shown and the turn passes (RULES.md item 3)
@@ -122,7 +125,7 @@ def _maybe_auto_roll(run: _Run) -> None:
     if run.rolls >= MAX_AUTOMATIC_ROLLS or game.phase != "roll" or run.state.status != "active":
         return
     if game.mover_seat in run.auto_roll:
-        _set_dice(run, _draw(run), by_server=False)
+        _set_dice(run, *_draw_next(run), by_server=False)
 
 
 def _play_step(run: _Run, step: Step, *, by_server: bool) -> None:
@@ -141,7 +144,7 @@ def _end_turn(run: _Run, *, by_server: bool) -> None:
     run.emit(
         TurnEnded(
             number=game.turn_number, side=game.turn, seat=game.mover_seat, dice=game.dice,
-            steps=game.steps, board_after=game.board, by_server=by_server,
+            roll=game.roll, steps=game.steps, board_after=game.board, by_server=by_server,
             started_at=game.turn_started_at, finished_at=run.now,
         )
     )  # fmt: skip
@@ -187,7 +190,7 @@ def _require_turn(state: MatchState, seat: int, phase: Phase) -> GameState:
 
 
 def begin(
-    state: MatchState, *, dice: DicePairs, now: datetime, auto_roll: frozenset[int] = frozenset()
+    state: MatchState, *, dice: DiceSource, now: datetime, auto_roll: frozenset[int] = frozenset()
 ) -> tuple[MatchState, list[Event]]:
     """Both seats are filled: game 1 starts with the opening roll."""
     _require_status(state, "open", "match_not_active", "this challenge is no longer open")
@@ -197,18 +200,18 @@ def begin(
 
 
 def roll(
-    state: MatchState, *, seat: int, dice: DicePairs, now: datetime,
+    state: MatchState, *, seat: int, dice: DiceSource, now: datetime,
     auto_roll: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """The mover rolls; a roll with no legal step is shown and the turn passes by itself."""
     _require_turn(state, seat, "roll")
     run = _Run(state, now, dice, auto_roll)
-    _set_dice(run, _draw(run), by_server=False)
+    _set_dice(run, *_draw_next(run), by_server=False)
     return run.result()
 
 
 def step(
-    state: MatchState, *, seat: int, step: Step, dice: DicePairs, now: datetime,
+    state: MatchState, *, seat: int, step: Step, dice: DiceSource, now: datetime,
     auto_roll: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """One step of the mover's turn; after the last possible one the turn passes by itself
@@ -231,7 +234,7 @@ def undo(state: MatchState, *, seat: int) -> tuple[MatchState, list[Event]]:
 
 
 def timeout(
-    state: MatchState, *, dice: DicePairs, now: datetime, auto_roll: frozenset[int] = frozenset()
+    state: MatchState, *, dice: DiceSource, now: datetime, auto_roll: frozenset[int] = frozenset()
 ) -> tuple[MatchState, list[Event]]:
     """The mover's time ran out (``now`` is at or past the deadline): a timeout is counted and
     the server rolls if needed and plays the rest of the turn with the engine's chooser; the third
@@ -250,7 +253,7 @@ def timeout(
         return run.result()
     turn = state.open_turn()
     if game.phase == "roll":
-        _set_dice(run, _draw(run), by_server=True)
+        _set_dice(run, *_draw_next(run), by_server=True)
     if run.state.open_turn() == turn:  # not passed by the roll itself
         current = run.state.turn_state()
         assert current is not None
