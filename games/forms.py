@@ -78,6 +78,16 @@ class MatchCreateForm(forms.Form):
     opening = forms.ChoiceField(
         label=_("Opening roll"), choices=Opening.choices, initial=Opening.REROLL
     )
+    # Provably fair dice (games/fairness): the browser fills in a random one (static/js/seed.js).
+    client_seed = forms.RegexField(
+        label=_("Your client seed for the dice"),
+        regex=r"^[A-Za-z0-9_-]{1,64}$",
+        max_length=64,
+        required=False,
+        help_text=_("Public; mixed into every roll. Your browser picks a random one."),
+        error_messages={"invalid": _("1 to 64 letters (a–z, A–Z), digits, “_” or “-”.")},
+        widget=forms.TextInput(attrs={"data-client-seed": "", "autocomplete": "off"}),
+    )
 
     def clean(self):
         cleaned = super().clean()

@@ -16,7 +16,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games.fairness import new_server_seed
+from games.fairness import commitment, new_server_seed
 from games.rules import RuleSet, rule_set
 from games.rules.ruleset import (
     HEAD_EXCEPTIONS,
@@ -325,6 +325,11 @@ class Match(models.Model):
     @property
     def client_seeds(self) -> tuple[str, str]:
         return (self.client_seed_creator, self.client_seed_opponent)
+
+    @property
+    def server_seed_hash(self) -> str:
+        """The published commitment to the (secret) server seed."""
+        return commitment(self.server_seed) if self.server_seed else ""
 
     @property
     def seed_revealed(self) -> bool:

@@ -13,7 +13,7 @@ from typing import Any, Literal, TypedDict
 from django.utils.translation import gettext as _
 
 from config.wire import valid_id
-from games.fairness import commitment, is_client_seed
+from games.fairness import is_client_seed
 from games.rules import (
     Step,
     TurnState,
@@ -175,7 +175,7 @@ def fairness_state(match) -> dict[str, Any]:
     return {
         "verifiable": match.dice_source == "fair",
         "dice_source": match.dice_source,
-        "server_seed_hash": commitment(match.server_seed) if match.server_seed else None,
+        "server_seed_hash": match.server_seed_hash or None,
         "server_seed": match.server_seed if match.seed_revealed and match.server_seed else None,
         "client_seeds": [seed or None for seed in match.client_seeds],
     }

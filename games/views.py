@@ -7,11 +7,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors, services
 from games.forms import MatchCreateForm
 from games.models import Match, MatchStatus, RuleSetName
+from games.protocol import fairness_state
 
 
 def play(request: HttpRequest) -> HttpResponse:
@@ -45,6 +47,7 @@ def match_create(request: HttpRequest) -> HttpResponse:
             private=data["private"],
             head_exception=data["head_exception"],
             opening=data["opening"],
+            client_seed=data["client_seed"],
         )
     except services.CommandError as error:
         messages.error(request, error.message)
@@ -79,6 +82,9 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "invite_url": invite_url,
             # The page's rule-set names (`rules_<name>` strings) come from the engine's presets.
             "rule_set_choices": RuleSetName.choices,
+            "fairness": fairness_state(match),
+            "export_url": reverse("match_export", kwargs={"match_id": match.pk}),
+            "can_replace_seed": is_creator and match.status == MatchStatus.OPEN,
         },
     )
 
@@ -95,7 +101,11 @@ def match_invite(request: HttpRequest, token: str) -> HttpResponse:
 def match_accept(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         match = services.match_accept(
-            user=request.user, match_id=match_id, token=request.POST.get("token") or None
+            user=request.user,
+            match_id=match_id,
+            token=request.POST.get("token") or None,
+            # The browser's client seed (games/fairness); the service refuses a malformed one.
+            client_seed=request.POST.get("client_seed") or None,
         )
     except services.CommandError as error:
         messages.error(request, error.message)
@@ -113,6 +123,13 @@ def match_cancel(request: HttpRequest, match_id: int) -> HttpResponse:
     return redirect("play")
 
 
+def fairness(request: HttpRequest) -> HttpResponse:
+    """How the dice are rolled and verified, in the page's language (templates/fairness/)."""
+    language = translation.get_language()
+    templates = [f"fairness/{language}.html", "fairness/en.html"]
+    return render(request, "games/fairness.html", {"fairness_templates": templates})
+
+
 def watch(request: HttpRequest) -> HttpResponse:
     return render(request, "games/watch.html", {"lobby": selectors.lobby_state()})
 
@@ -128,7 +145,11 @@ def _finished_match(match_id: int) -> Match:
 def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
     json_url = reverse("match_export", kwargs={"match_id": match.pk})
-    return render(request, "games/replay.html", {"match": match, "json_url": json_url})
+    return render(
+        request,
+        "games/replay.html",
+        {"match": match, "json_url": json_url, "fairness": fairness_state(match)},
+    )
 
 
 @require_GET

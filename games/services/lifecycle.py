@@ -30,6 +30,10 @@ def _client_seed(value: object) -> str:
     sent none; a malformed one is refused."""
     if value is None or value == "":
         return new_client_seed()
+    return _valid_client_seed(value)
+
+
+def _valid_client_seed(value: object) -> str:
     if not is_client_seed(value):
         raise CommandError(
             "bad_field", _("A client seed is 1 to 64 letters (a–z, A–Z), digits, “_” or “-”.")
@@ -137,7 +141,7 @@ def match_cancel(*, user, match_id: int) -> Match:
 def match_client_seed(*, user, match_id: int, client_seed: str) -> Match:
     """The creator replaces their client seed while the challenge is open (games/fairness).
     Locks the match row."""
-    seed = _client_seed(client_seed)
+    seed = _valid_client_seed(client_seed)
     with transaction.atomic():
         context = locked(match_id)
         match = context.match

@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from games.models import (
+    DiceSource,
     EndReason,
     GameResult,
     HeadException,
@@ -29,6 +30,7 @@ def test_stored_enum_values_never_change():
     assert SixBlock.values == ["end_of_turn", "every_step"]
     assert HeadException.values == ["classic", "generalised"]
     assert Opening.values == ["reroll", "play_roll"]
+    assert DiceSource.values == ["fair", "fixed", "legacy"]
 
 
 @pytest.mark.django_db
