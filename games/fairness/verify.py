@@ -123,7 +123,10 @@ def _verify_game(
     if any(times > 1 for times in counts.values()):
         report.problems.append(f"game {number}: a roll is used twice")
     drawn = game.get("rolls", max(used, default=0))
-    if sorted(counts) != list(range(1, drawn + 1)):
+    missing = sorted(set(range(1, drawn + 1)) - set(counts))
+    beyond = sorted(set(counts) - set(range(1, drawn + 1)))
+    if missing or beyond:
         report.problems.append(
-            f"game {number}: rolls 1..{drawn} were drawn but {sorted(counts)} are shown"
+            f"game {number}: rolls 1..{drawn} were drawn; missing from the record {missing}, "
+            f"beyond them {beyond}"
         )
