@@ -183,6 +183,8 @@ class Match(models.Model):
     client_seed_creator = models.CharField(max_length=64, blank=True)
     client_seed_opponent = models.CharField(max_length=64, blank=True)
     rematch_client_seed = models.CharField(max_length=64, blank=True)  # the rematch offerer's
+    # The offered rematch's server seed, drawn with the offer (only its hash is shown).
+    rematch_server_seed = models.CharField(max_length=64, blank=True, editable=False)
     dice_source = models.CharField(
         max_length=8, choices=DiceSource.choices, default=DiceSource.FAIR
     )
@@ -260,6 +262,11 @@ class Match(models.Model):
                 & Q(client_seed_opponent__regex=CLIENT_SEED_REGEX)
                 & Q(rematch_client_seed__regex=CLIENT_SEED_REGEX),
                 name="match_client_seeds_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(rematch_server_seed="")
+                | Q(rematch_server_seed__regex=SERVER_SEED_REGEX),
+                name="match_rematch_server_seed_valid",
             ),
             # At most one open public challenge per player (no lobby spam).
             models.UniqueConstraint(

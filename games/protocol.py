@@ -13,7 +13,7 @@ from typing import Any, Literal, TypedDict
 from django.utils.translation import gettext as _
 
 from config.wire import valid_id
-from games.fairness import is_client_seed
+from games.fairness import commitment, is_client_seed
 from games.rules import (
     Step,
     TurnState,
@@ -266,6 +266,10 @@ def match_section(
         "end_reason": match.end_reason or None,
         "fairness": fairness_state(match),
         "rematch": {
+            # The offered rematch's commitment (its seed is revealed when that match ends).
+            "server_seed_hash": (
+                commitment(match.rematch_server_seed) if match.rematch_server_seed else None
+            ),
             "offered_by": match.rematch_offered_by,
             "declined": match.rematch_declined,
             "match_id": match.rematch_id,

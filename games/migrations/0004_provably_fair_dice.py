@@ -60,6 +60,11 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name='match',
+            name='rematch_server_seed',
+            field=models.CharField(blank=True, editable=False, max_length=64),
+        ),
+        migrations.AddField(
+            model_name='match',
             name='server_seed',
             field=models.CharField(default="", editable=False, max_length=64),
             preserve_default=False,
@@ -86,5 +91,9 @@ class Migration(migrations.Migration):
         migrations.AddConstraint(
             model_name='match',
             constraint=models.CheckConstraint(condition=models.Q(('client_seed_creator__regex', '^[A-Za-z0-9_-]{0,64}$'), ('client_seed_opponent__regex', '^[A-Za-z0-9_-]{0,64}$'), ('rematch_client_seed__regex', '^[A-Za-z0-9_-]{0,64}$')), name='match_client_seeds_valid'),
+        ),
+        migrations.AddConstraint(
+            model_name='match',
+            constraint=models.CheckConstraint(condition=models.Q(('rematch_server_seed', ''), ('rematch_server_seed__regex', '^[0-9a-f]{64}$'), _connector='OR'), name='match_rematch_server_seed_valid'),
         ),
     ]

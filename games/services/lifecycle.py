@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.fairness import is_client_seed, new_client_seed
+from games.fairness import is_client_seed, new_client_seed, new_server_seed
 from games.models import EndReason, Match, MatchStatus, rule_columns
 from games.rules import match as engine
 from games.rules import rule_set
@@ -210,7 +210,9 @@ def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:
 def match_rematch_offer(*, user, match_id: int, client_seed: str | None = None) -> Match:
     """Offer a rematch, or accept the opponent's offer (a new match, same settings, both
     players seated, opening roll at once; its id is `match.rematch_id`). Each player's
-    ``client_seed`` comes with their command. Locks the match row."""
+    ``client_seed`` comes with their command; the rematch's server seed is drawn with the offer
+    and its hash published then, before the accepting player's seed exists (games/fairness).
+    Locks the match row."""
     seed = _client_seed(client_seed)
     with transaction.atomic():
         context = locked(match_id)
@@ -223,6 +225,7 @@ def match_rematch_offer(*, user, match_id: int, client_seed: str | None = None) 
         if match.rematch_offered_by is None or match.rematch_offered_by == seat:
             match.rematch_offered_by = seat
             match.rematch_client_seed = seed
+            match.rematch_server_seed = match.rematch_server_seed or new_server_seed()
             match.rematch_declined = False
             context.record("rematch", {"offered_by": seat})
             context.save()
@@ -237,6 +240,7 @@ def match_rematch_offer(*, user, match_id: int, client_seed: str | None = None) 
             rated=match.rated,
             client_seed_creator=seed,
             client_seed_opponent=match.rematch_client_seed or new_client_seed(),
+            server_seed=match.rematch_server_seed or new_server_seed(),
             **rule_columns(match.rules),
         )
         rematch = locked(new_match.pk)
@@ -244,7 +248,7 @@ def match_rematch_offer(*, user, match_id: int, client_seed: str | None = None) 
         rematch.save()
         match.rematch = new_match
         match.rematch_offered_by = None
-        match.rematch_client_seed = ""
+        match.rematch_client_seed = match.rematch_server_seed = ""
         context.record("rematch", {"match_id": new_match.pk})
         context.save()
     return match
@@ -259,7 +263,7 @@ def match_rematch_decline(*, user, match_id: int) -> Match:
         if match.rematch_offered_by is None:
             raise CommandError("match_not_finished", _("There is no rematch offer."))
         match.rematch_offered_by = None
-        match.rematch_client_seed = ""
+        match.rematch_client_seed = match.rematch_server_seed = ""
         match.rematch_declined = True
         context.record("rematch", {"declined_by": seat})
         context.save()

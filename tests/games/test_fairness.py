@@ -16,7 +16,7 @@ from games import selectors, services
 from games.events import deferred_publishing
 from games.fairness import commitment, roll_pair, verify_export
 from games.models import Match
-from games.protocol import turn_state_of
+from games.protocol import match_state, turn_state_of
 from games.rules import choose_turn
 from tests.factories import make_user
 
@@ -330,15 +330,40 @@ def test_client_seeds_are_the_players_and_replaceable_only_before_the_start(play
     assert Match.objects.get(pk=match.pk).client_seed_creator == "my_own-seed"
 
 
-def test_a_rematch_takes_each_players_new_seed(players):
+def test_a_rematch_commits_with_the_offer_and_takes_each_players_new_seed(client, players):
     creator, opponent = players
     match = services.match_create(creator=creator, rated=False)
     services.match_accept(user=opponent, match_id=match.pk)
     services.match_resign(user=opponent, match_id=match.pk)
     services.match_rematch_offer(user=opponent, match_id=match.pk, client_seed="offer-seed")
+    match.refresh_from_db()
+    pending = match.rematch_server_seed
+    published = commitment(pending)
+    state = match_state(match, match.games.get(), [], usernames={}, ratings={}, now=timezone.now())
+    assert state["match"]["rematch"]["server_seed_hash"] == published
+    pages = [
+        json.dumps(state),
+        client.get(reverse("match", kwargs={"match_id": match.pk})).content.decode(),
+        client.get(reverse("match_export", kwargs={"match_id": match.pk})).content.decode(),
+    ]
+    assert all(pending not in page for page in pages)  # the rematch's seed stays secret
+    assert all(match.server_seed in page for page in pages)  # this match's is revealed
     services.match_rematch_offer(user=creator, match_id=match.pk, client_seed="accept-seed")
     match.refresh_from_db()
     rematch = match.rematch
-    # The accepting player is seat 0 of the rematch, the offering one seat 1.
+    # The accepting player is seat 0 of the rematch, the offering one seat 1; the server seed is
+    # the one committed to with the offer, before the accepting browser chose its seed.
     assert rematch.creator == creator and rematch.client_seeds == ("accept-seed", "offer-seed")
-    assert rematch.server_seed != match.server_seed and match.rematch_client_seed == ""
+    assert rematch.server_seed_hash == published and rematch.server_seed == pending
+    assert (match.rematch_client_seed, match.rematch_server_seed) == ("", "")
+
+
+def test_a_declined_rematch_forgets_its_seeds(players):
+    creator, opponent = players
+    match = services.match_create(creator=creator, rated=False)
+    services.match_accept(user=opponent, match_id=match.pk)
+    services.match_resign(user=opponent, match_id=match.pk)
+    services.match_rematch_offer(user=opponent, match_id=match.pk)
+    services.match_rematch_decline(user=creator, match_id=match.pk)
+    match.refresh_from_db()
+    assert (match.rematch_client_seed, match.rematch_server_seed) == ("", "")
