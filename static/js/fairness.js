@@ -155,6 +155,9 @@ export class FairnessPanel {
       const cell = this.$(`seed-${seat}`);
       if (cell) cell.textContent = seed || "—";
     });
+    const rematchHash = match.rematch?.server_seed_hash;
+    this.$("rematch").hidden = !rematchHash;
+    this.$("rematch-hash").textContent = rematchHash || "";
     const revealed = Boolean(fairness.server_seed);
     this.$("server-seed").textContent = revealed ? fairness.server_seed : this.t("fair_hidden");
     this.$("verify").hidden = !(revealed && fairness.verifiable);
