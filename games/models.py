@@ -179,15 +179,22 @@ class Match(models.Model):
     # Provably fair dice (games/fairness): the server seed is drawn when the challenge is made and
     # stays secret (no page, socket, export, log or admin form shows it) until the match ends;
     # its SHA-256 and both client seeds are public from the start.
-    server_seed = models.CharField(max_length=64, default=new_server_seed, editable=False)
-    client_seed_creator = models.CharField(max_length=64, blank=True)
-    client_seed_opponent = models.CharField(max_length=64, blank=True)
-    rematch_client_seed = models.CharField(max_length=64, blank=True)  # the rematch offerer's
-    # The offered rematch's server seed, drawn with the offer (only its hash is shown).
-    rematch_server_seed = models.CharField(max_length=64, blank=True, editable=False)
-    dice_source = models.CharField(
-        max_length=8, choices=DiceSource.choices, default=DiceSource.FAIR
+    # The database defaults serve rows written by code that knows nothing of fair dice (a
+    # migration test's historical models): no seeds, and dice that are not verifiable.
+    server_seed = models.CharField(
+        max_length=64, default=new_server_seed, db_default="", editable=False
     )
+    client_seed_creator = models.CharField(max_length=64, blank=True, db_default="")
+    client_seed_opponent = models.CharField(max_length=64, blank=True, db_default="")
+    rematch_client_seed = models.CharField(max_length=64, blank=True, db_default="")
+    # The offered rematch's server seed, drawn with the offer (only its hash is shown).
+    rematch_server_seed = models.CharField(
+        max_length=64, blank=True, db_default="", editable=False
+    )
+    dice_source = models.CharField(
+        max_length=8, choices=DiceSource.choices, default=DiceSource.FAIR,
+        db_default=DiceSource.LEGACY,
+    )  # fmt: skip
 
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -374,7 +381,7 @@ class Game(models.Model):
     phase = models.CharField(max_length=8, choices=Phase.choices, default=Phase.ROLL)
     dice = ArrayField(models.PositiveSmallIntegerField(), size=2, null=True, blank=True)
     roll = models.PositiveSmallIntegerField(null=True, blank=True)  # the roll number of `dice`
-    rolls = models.PositiveSmallIntegerField(default=0)  # rolls drawn in this game so far
+    rolls = models.PositiveSmallIntegerField(default=0, db_default=0)  # drawn in the game so far
     steps = models.JSONField(default=list, blank=True, help_text=_("steps played this turn"))
     turn_number = models.PositiveIntegerField(default=1)
     white_has_moved = models.BooleanField(default=False)
