@@ -188,9 +188,7 @@ class Match(models.Model):
     client_seed_opponent = models.CharField(max_length=64, blank=True, db_default="")
     rematch_client_seed = models.CharField(max_length=64, blank=True, db_default="")
     # The offered rematch's server seed, drawn with the offer (only its hash is shown).
-    rematch_server_seed = models.CharField(
-        max_length=64, blank=True, db_default="", editable=False
-    )
+    rematch_server_seed = models.CharField(max_length=64, blank=True, db_default="", editable=False)
     dice_source = models.CharField(
         max_length=8, choices=DiceSource.choices, default=DiceSource.FAIR,
         db_default=DiceSource.LEGACY,
