@@ -120,6 +120,17 @@ class MatchCreateForm(forms.Form):
             for name in GUEST_REFUSED_FIELDS:
                 self.fields.pop(name, None)
 
+    # Provably fair dice (games/fairness): the browser fills in a random one (static/js/seed.js).
+    client_seed = forms.RegexField(
+        label=_("Your client seed for the dice"),
+        regex=r"^[A-Za-z0-9_-]{1,64}$",
+        max_length=64,
+        required=False,
+        help_text=_("Public; mixed into every roll. Your browser picks a random one."),
+        error_messages={"invalid": _("1 to 64 letters (a–z, A–Z), digits, “_” or “-”.")},
+        widget=forms.TextInput(attrs={"data-client-seed": "", "autocomplete": "off"}),
+    )
+
     def clean(self):
         cleaned = super().clean()
         if self.guest and any(self.data.get(name) for name in GUEST_REFUSED_FIELDS):

@@ -24,6 +24,7 @@ from games.services.errors import CommandError
 from games.services.lifecycle import (
     match_accept,
     match_cancel,
+    match_client_seed,
     match_create,
     match_rematch_decline,
     match_rematch_offer,
@@ -55,6 +56,7 @@ __all__ = [
     "game_turn_undo",
     "match_accept",
     "match_cancel",
+    "match_client_seed",
     "match_create",
     "match_rematch_decline",
     "match_rematch_offer",

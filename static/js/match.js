@@ -1,6 +1,7 @@
 // The live match page (docs/protocol.md). The session (match/session.js: the protocol client and
 // the match state with its optimistic steps) runs the match; this module gives it a screen
 // (match/view.js), buttons (match/controls.js) and the page's translated strings.
+import { FairnessPanel, newClientSeed } from "./fairness.js";
 import { readStrings, translator } from "./strings.js";
 import { ChatPanel } from "./match/chat.js";
 import { bindControls } from "./match/controls.js";
@@ -54,13 +55,21 @@ export class MatchApp {
         if (!window.confirm(this.t("confirm_leave")) || !this.session.send("leave")) return;
         setTimeout(() => window.location.assign("/play/"), LEAVE_FALLBACK_MS);
       },
-      rematch: () => this.session.send("rematch"),
+      // The rematch is a new sitting down: this browser contributes a fresh client seed.
+      rematch: () => this.session.send("rematch", { client_seed: newClientSeed() }),
       decline: () => this.session.send("rematch_decline"),
       flip: () => {
         this.flipped = !this.flipped;
         this.render();
       },
     });
+    const fairRoot = document.getElementById("fairness");
+    this.fairness = fairRoot
+      ? new FairnessPanel(fairRoot, {
+          t: translator({}, readStrings("fairness-strings")),
+          send: (msg) => this.session.socket.send(msg),
+        })
+      : null;
     this.screen.setStatus(this.t("connecting"));
     setInterval(() => this.screen.tickClocks(this.model, performance.now() - this.stateAt), CLOCK_TICK_MS);
   }
@@ -107,6 +116,7 @@ export class MatchApp {
       flipped: this.flipped,
     });
     this.screen.tickClocks(this.model, performance.now() - this.stateAt);
+    this.fairness?.update(this.model.view.match, this.model.mySeat());
   }
 }
 
