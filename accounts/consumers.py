@@ -41,6 +41,8 @@ MAX_MESSAGE_BYTES = 4096
 CLOSE_RATE_LIMITED = 4008
 CLOSE_LOGGED_OUT = 4001
 CLOSE_TOO_MANY_SOCKETS = 4029
+# What the client itself sends: only these are answered in the socket's language.
+CLIENT_MESSAGE_TYPES = frozenset({"websocket.connect", "websocket.receive"})
 
 
 class SiteSocket(AsyncWebsocketConsumer):
@@ -108,15 +110,23 @@ class SiteSocket(AsyncWebsocketConsumer):
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its connection hop when Channels is the version we read
-        (config/patches/channels_socket.py), in the socket's language: errors, services'
-        CommandError texts included, are written in it (database threads copy this context)."""
+        (config/patches/channels_socket.py). The client's own messages (connect, frames) are
+        handled in the socket's language: errors, services' CommandError texts included, are
+        written in it (database threads copy this context). Relayed events are already
+        serialised, so they skip the switch (8 us each, for every socket of every match)."""
+        if message["type"] not in CLIENT_MESSAGE_TYPES:
+            await self._dispatch(message)
+            return
         if self.language is None:  # read once: the user's choice, the cookie, Accept-Language
             self.language = language_for_scope(self.scope)
         with translation.override(self.language):
-            if channels_socket.USABLE:
-                await channels_socket.dispatch_without_connection_hop(self, message)
-            else:
-                await super().dispatch(message)
+            await self._dispatch(message)
+
+    async def _dispatch(self, message: dict[str, Any]) -> None:
+        if channels_socket.USABLE:
+            await channels_socket.dispatch_without_connection_hop(self, message)
+        else:
+            await super().dispatch(message)
 
     async def on_open(self) -> None:
         """Subclasses: join groups, send the first snapshot."""

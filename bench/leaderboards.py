@@ -51,9 +51,9 @@ def table(model) -> str:
 
 SEED_USERS = """
 INSERT INTO {user} (password, is_superuser, username, first_name, last_name, email, is_staff,
-                    is_active, date_joined, auto_roll, is_bot)
+                    is_active, date_joined, auto_roll, is_bot, language)
 SELECT '!', false, %(prefix)s || g, '', '', %(prefix)s || g || '@bench.invalid', false,
-       g %% 500 <> 0, now() - interval '400 days', false, g %% 1000 = 1
+       g %% 500 <> 0, now() - interval '400 days', false, g %% 1000 = 1, ''
 FROM generate_series(1, %(players)s) AS g
 """
 # Two rating changes per match; the hero (the first player) is the creator of every n-th match;

@@ -196,6 +196,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": 600.0,
         "options": {"expires": 300},
     },
+    # ratings.selectors.BOARD_COUNT_SECONDS: the leaderboards' page starts, listed ahead of views.
+    "refresh-boards": {
+        "task": "ratings.refresh_boards",
+        "schedule": 60.0,
+        "options": {"expires": 50},
+    },
 }
 
 # Each WebSocket may send this many messages per window, then it is closed with 4008 (lila-ws's

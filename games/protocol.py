@@ -26,6 +26,7 @@ from games.rules import (
 from games.rules import match as engine
 from games.rules.clock import read_clock
 from games.rules.ruleset import OPTION_VALUES
+from ratings.models import NEW_PLAYER, ShownRating
 
 COMMAND_TYPES = frozenset(
     {
@@ -116,6 +117,7 @@ class PlayerState(TypedDict):
     seat: int
     username: str
     rating: int
+    provisional: bool  # shown with "?" (issue #13)
     score: int
     side: str | None
     timeouts: int
@@ -241,7 +243,7 @@ def game_state(match, game, now: datetime) -> dict[str, Any] | None:
 
 
 def match_section(
-    match, game, *, usernames: dict[int, str], ratings: dict[int, int]
+    match, game, *, usernames: dict[int, str], ratings: dict[int, ShownRating]
 ) -> dict[str, Any]:
     """The `state.match` object: the match, its players and their scores."""
     players: list[PlayerState] = []
@@ -249,11 +251,13 @@ def match_section(
         user_id = match.player_id(seat)
         if user_id is None:
             continue
+        rating = ratings.get(user_id, NEW_PLAYER)
         players.append(
             {
                 "seat": seat,
                 "username": usernames.get(user_id, "?"),
-                "rating": ratings.get(user_id, 1500),
+                "rating": rating.value,
+                "provisional": rating.provisional,
                 "score": match.scores[seat],
                 "side": game.side_of_seat(seat) if game is not None else None,
                 "timeouts": match.timeouts(seat),
@@ -283,7 +287,7 @@ def match_state(
     moves: list[MoveState],
     *,
     usernames: dict[int, str],
-    ratings: dict[int, int],
+    ratings: dict[int, ShownRating],
     now: datetime,
 ) -> dict[str, Any]:
     """The whole `state` object of a snapshot (docs/protocol.md)."""

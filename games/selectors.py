@@ -121,7 +121,8 @@ def lobby_state() -> dict[str, Any]:
             {
                 "id": match.pk,
                 "creator": match.creator.username,
-                "rating": ratings[match.creator_id],
+                "rating": ratings[match.creator_id].value,
+                "provisional": ratings[match.creator_id].provisional,
                 "rules": match.rule_set_name,
                 "length": match.length,
                 "turn_seconds": match.turn_seconds,
@@ -136,7 +137,8 @@ def lobby_state() -> dict[str, Any]:
                 "players": [
                     {
                         "username": player.username,
-                        "rating": ratings[player.pk],
+                        "rating": ratings[player.pk].value,
+                        "provisional": ratings[player.pk].provisional,
                         "score": score,
                     }
                     for player, score in (

@@ -4,6 +4,10 @@ Only ratings/services.py writes these tables: `rating_apply_match` in the transa
 rated match, `rating_revert_match` when a match is annulled.
 """
 
+from __future__ import annotations
+
+from typing import NamedTuple
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -14,6 +18,24 @@ from django.utils.translation import gettext_lazy as _
 from ratings import elo
 
 INITIAL_RATING = int(elo.INITIAL_RATING)  # the whole number shown before a first rated match
+
+
+class ShownRating(NamedTuple):
+    """A rating as pages and sockets show it: the whole number, and whether it is provisional
+    (shown with "?", issue #13)."""
+
+    value: int
+    provisional: bool
+
+    @classmethod
+    def of(cls, value: int | None, experience: int | None) -> ShownRating:
+        """From a Rating row's value and experience; a player without one is new at 1500."""
+        if value is None:
+            return NEW_PLAYER
+        return cls(value, elo.is_provisional(experience or 0))
+
+
+NEW_PLAYER = ShownRating(INITIAL_RATING, True)
 RATING_DIGITS = {"max_digits": 10, "decimal_places": 4}  # elo.RATING_PLACES
 
 

@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ratings import elo
-from ratings.models import INITIAL_RATING, Period, PeriodWins, Rating
+from ratings.models import NEW_PLAYER, Period, PeriodWins, Rating, ShownRating
 from ratings.services import period_starts
 
 # The rating board lists players with a rated match this recently (issue #13).
@@ -45,10 +45,12 @@ class Row(Func):
     output_field = Field()
 
 
-def ratings_of(user_ids: list[int]) -> dict[int, int]:
-    """Current rating (the whole number shown) per user id; 1500 before a first rated match."""
-    found = dict(Rating.objects.filter(user_id__in=user_ids).values_list("user_id", "value"))
-    return {user_id: found.get(user_id, INITIAL_RATING) for user_id in user_ids}
+def ratings_of(user_ids: list[int]) -> dict[int, ShownRating]:
+    """Current rating as shown (whole number, provisional or not) per user id; a provisional 1500
+    before a first rated match."""
+    rows = Rating.objects.filter(user_id__in=user_ids).values_list("user_id", "value", "experience")
+    found = {user_id: ShownRating.of(value, experience) for user_id, value, experience in rows}
+    return {user_id: found.get(user_id, NEW_PLAYER) for user_id in user_ids}
 
 
 def listed(queryset: QuerySet) -> QuerySet:
@@ -97,8 +99,21 @@ class Board:
         return (rows[0][0] if rows else 0), [tuple(row[1:]) for row in rows]
 
     def page_starts(self) -> tuple[int, list[tuple[Any, ...]]]:
-        """(board size, the key of each page's first row), cached for BOARD_COUNT_SECONDS."""
-        return self._counted("pages", self._page_starts)
+        """(board size, the key of each page's first row), as the beat task listed them at most
+        BOARD_COUNT_SECONDS ago (ratings.tasks.refresh_boards); listed here only when the cache
+        has none (the first view after a start, or no beat running)."""
+        if BOARD_COUNT_SECONDS <= 0:
+            return self._page_starts()
+        starts = cache.get(self._cache_key("pages"))
+        return starts if starts is not None else self.refresh_page_starts()
+
+    def refresh_page_starts(self) -> tuple[int, list[tuple[Any, ...]]]:
+        """List the page starts again and keep them until two refreshes have been missed: the
+        window-function pass over the whole board takes 0.8-1.3 s on 100,000 players
+        (bench/leaderboards.py), which a page view should never wait for."""
+        starts = self._page_starts()
+        cache.set(self._cache_key("pages"), starts, 3 * BOARD_COUNT_SECONDS)
+        return starts
 
     def size(self) -> int:
         return self.page_starts()[0]

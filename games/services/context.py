@@ -41,7 +41,7 @@ from games.services.state_rows import (
     match_values,
     new_game_row,
 )
-from ratings.models import INITIAL_RATING
+from ratings.models import ShownRating
 
 # `last_activity_at` only serves the 24-hour stale check, and it is indexed: writing it on every
 # command would make every match update a non-HOT one that touches all the table's indexes.
@@ -66,11 +66,12 @@ class Locked:
     game: Game | None
     now: datetime
     usernames: dict[int, str] = field(default_factory=dict)
-    ratings: dict[int, int] = field(default_factory=dict)
+    ratings: dict[int, ShownRating] = field(default_factory=dict)
     auto_roll: set[int] = field(default_factory=set)  # user ids
     inactive: set[int] = field(default_factory=set)  # players whose account is deactivated
     events: list[dict[str, Any]] = field(default_factory=list)
     lobby_changed: bool = False
+    records_changed: bool = False  # a game or the match ended: the profiles change
     turns: list[Turn] = field(default_factory=list)  # new move-log rows
     finished_games: list[Game] = field(default_factory=list)  # replaced by the next game
     loaded: dict[int, dict[str, Any]] = field(default_factory=dict)  # id(row) -> values
@@ -88,12 +89,12 @@ class Locked:
     # --- Players ---------------------------------------------------------------------------------
 
     def note_player(
-        self, user_id: int, username: str, auto_roll: bool, rating: int | None, is_active: bool
+        self, user_id: int, username: str, auto_roll: bool, rating: ShownRating, is_active: bool
     ) -> None:
         self.usernames[user_id] = username
         if not is_active:
             self.inactive.add(user_id)
-        self.ratings[user_id] = INITIAL_RATING if rating is None else rating
+        self.ratings[user_id] = rating
         if auto_roll:
             self.auto_roll.add(user_id)
 
@@ -150,6 +151,8 @@ class Locked:
             )  # fmt: skip
         if isinstance(event, Started | GameOver | MatchOver | Cancelled):
             self.lobby_changed = True
+        if isinstance(event, GameOver | MatchOver):
+            self.records_changed = True  # the players' profile records (ratings/records.py)
         kind, detail = event_detail(event)
         if isinstance(event, MatchOver) and event.winner_seat is not None and match.rated:
             applied = self._apply_ratings(event.winner_seat)
@@ -227,6 +230,12 @@ class Locked:
         events, match_id, lobby = list(self.events), self.match.pk, self.lobby_changed
         if events or lobby:
             transaction.on_commit(lambda: publish(match_id, events, lobby=lobby))
+        if self.records_changed:
+            from ratings.records import records_changed
+
+            players = (self.match.creator_id, self.match.opponent_id)
+            transaction.on_commit(lambda: records_changed(*players))
+            self.records_changed = False
         turn = self.open_turn()
         deadline = self.game.turn_deadline if self.game is not None else None
         if turn is not None and turn != self.turn_at_start and deadline is not None:
@@ -245,7 +254,8 @@ def locked(match_id: int) -> Locked:
     context = Locked(match=match, game=game, now=timezone.now())
     for player in players:
         context.note_player(
-            player.id, player.username, player.auto_roll, player.rating, player.is_active
-        )
+            player.id, player.username, player.auto_roll,
+            ShownRating.of(player.rating, player.experience), player.is_active,
+        )  # fmt: skip
     context.match_sent = context.match_section()
     return context

@@ -34,6 +34,7 @@ class Player:
     username: str
     auto_roll: bool
     rating: int | None  # None until the player's first rated match
+    experience: int | None
     is_active: bool
 
 
@@ -60,7 +61,8 @@ def _statements() -> tuple[str, str]:
         seat_column = _quote(Match._meta.get_field(seat_field).column)
         players.append(
             f"{alias}.id, {alias}.{_quote('username')}, {alias}.{_quote('auto_roll')}, "
-            f"{alias}r.{_quote('value')}, {alias}.{_quote('is_active')}"
+            f"{alias}r.{_quote('value')}, {alias}r.{_quote('experience')}, "
+            f"{alias}.{_quote('is_active')}"
         )
         joins.append(
             f"LEFT JOIN {user_table} {alias} ON {alias}.id = m.{seat_column} "
@@ -106,7 +108,7 @@ def lock_and_load(match_id: int) -> tuple[Match, Game | None, list[Player]] | No
     if game is not None:
         game.match = match  # game.match without a query
     rest = row[match_width + game_width :]
-    players = [Player(*rest[start : start + 5]) for start in (0, 5) if rest[start] is not None]
+    players = [Player(*rest[start : start + 6]) for start in (0, 6) if rest[start] is not None]
     return match, game, players  # type: ignore[return-value]
 
 

@@ -1,4 +1,6 @@
 // Live Play/Watch lists over /ws/lobby/ (docs/protocol.md "The lobby socket").
+import { ratingText } from "./strings.js";
+
 const strings = JSON.parse(document.getElementById("lobby-strings").textContent);
 
 function cell(text) {
@@ -42,7 +44,7 @@ function render(message) {
     const tr = document.createElement("tr");
     tr.dataset.matchId = c.id;
     const time = c.turn_seconds ? seconds(c.turn_seconds) + (c.reserve_seconds ? ` + ${seconds(c.reserve_seconds)}` : "") : "∞";
-    tr.append(cell(c.creator), cell(c.rating), cell(rulesName(c.rules)), cell(c.length), cell(time),
+    tr.append(cell(c.creator), cell(ratingText(c)), cell(rulesName(c.rules)), cell(c.length), cell(time),
       cell(c.rated ? strings.rated : strings.casual), link(`/matches/${c.id}/`, strings.view));
     return tr;
   }), strings.noOpen, 7);
@@ -50,7 +52,7 @@ function render(message) {
     const tr = document.createElement("tr");
     tr.dataset.matchId = m.id;
     tr.append(
-      cell(m.players.map((p) => `${p.username} (${p.rating})`).join(" – ")),
+      cell(m.players.map((p) => `${p.username} (${ratingText(p)})`).join(" – ")),
       cell(`${m.players.map((p) => p.score).join(":")} / ${m.length}`),
       cell(rulesName(m.rules)), cell(m.spectators), link(`/matches/${m.id}/`, strings.watch));
     return tr;

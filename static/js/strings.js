@@ -23,3 +23,9 @@ export function readStrings(id) {
     return {};
   }
 }
+
+/** A player's rating as every page shows it: "1534", or "1534?" while provisional (issue #13,
+ * the protocol's `provisional`). */
+export function ratingText(player) {
+  return `${player.rating}${player.provisional ? "?" : ""}`;
+}

@@ -26,7 +26,7 @@ def field_values(instance) -> dict:
 
 def test_lock_and_load_loads_what_the_orm_loads(active_match, players, fixed_dice):
     creator, opponent = players
-    Rating.objects.create(user=opponent, rating=1612)
+    Rating.objects.create(user=opponent, rating=1612, experience=57)
     opponent.auto_roll = True
     opponent.save()
     fixed_dice(5, 3)
@@ -38,8 +38,8 @@ def test_lock_and_load_loads_what_the_orm_loads(active_match, players, fixed_dic
     assert game.steps == [] and game.dice == [5, 3] and game.opening_ties == []
     assert game.match is match
     assert loaded_players == [
-        Player(creator.pk, creator.username, False, None, True),
-        Player(opponent.pk, opponent.username, True, 1612, True),
+        Player(creator.pk, creator.username, False, None, None, True),
+        Player(opponent.pk, opponent.username, True, 1612, 57, True),
     ]
 
 

@@ -8,7 +8,7 @@ import { MatchModel } from "../../static/js/match/state.js";
 import {
   DEFAULT_STRINGS, eventNotice, matchInfoText, ratingChangeLines, statusText,
 } from "../../static/js/match/strings.js";
-import { translator } from "../../static/js/strings.js";
+import { ratingText, translator } from "../../static/js/strings.js";
 import { scenarioSnapshot } from "./fakes.mjs";
 
 const t = translator(DEFAULT_STRINGS);
@@ -85,4 +85,9 @@ test("a rated match's end gives each player's rating change (protocol.md match_o
   assert.deepEqual(ratingChangeLines({ winner_seat: 0, reason: "resigned" }, m, t), [], "a casual match");
   const even = { rating_changes: [null, { before: 1500, after: 1500, delta: 0 }] };
   assert.deepEqual(ratingChangeLines(even, m, t), ["bogdan: rating 1500 → 1500 (±0)"]);
+});
+
+test("a provisional rating is shown with a question mark, an established one without", () => {
+  assert.equal(ratingText({ rating: 1500, provisional: true }), "1500?");
+  assert.equal(ratingText({ rating: 1634, provisional: false }), "1634");
 });

@@ -174,3 +174,31 @@ def test_match_list_merges_both_seats_newest_first_across_pages(client, two_play
     assert [m.pk for m in listed[60:90]] == newest_first[60:]
     html = client.get(reverse("profile", args=[anna.username]), {"page": 3}).content.decode()
     assert re.findall(r'data-match-id="(\d+)"', html) == [str(pk) for pk in newest_first[60:]]
+
+
+def test_the_record_is_counted_once_until_a_game_of_the_player_ends(
+    client, two_players, django_capture_on_commit_callbacks
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import services
+
+    anna, boris = two_players
+    finished_match(anna, boris)
+    won = lambda html: re.search(r'id="matches-won">(\d+)<', html).group(1)  # noqa: E731
+    with CaptureQueriesContext(connection) as first:
+        assert won(profile(client, anna)) == "1"
+    # A row written behind the services' back: the record stays as it was counted, from the cache
+    # (the aggregates over every match and game are not run again)...
+    finished_match(anna, boris)
+    with CaptureQueriesContext(connection) as second:
+        assert won(profile(client, anna)) == "1"
+    assert len(second) <= len(first) - 2
+    # ...until a game of the player ends through the services, which count everything again.
+    match = services.match_create(creator=anna, turn_seconds=60)
+    services.match_accept(user=boris, match_id=match.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_resign(user=boris, match_id=match.pk)
+    assert won(profile(client, anna)) == "3"
+    assert re.search(r'id="matches-lost">3<', profile(client, boris))

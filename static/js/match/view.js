@@ -5,6 +5,7 @@ import { moveListItem, moveWords, formatOpening, formatTurn } from "../notation.
 import { pipCount, stepsToMoves } from "../points.js";
 import { clockFaces, showClocks } from "./clocks.js";
 import { buttonStates, showButtons } from "./controls.js";
+import { ratingText } from "../strings.js";
 import { matchInfoText, sideName, statusText } from "./strings.js";
 
 const EMPTY_BOARD = Object.freeze(new Array(24).fill(0));
@@ -115,7 +116,7 @@ export class MatchView {
       mk(`swatch ${side}`).title = sideName(t, side);
       const name = mk("player-name", p.username);
       if (p.seat === mySeat) name.classList.add("me");
-      if (p.rating !== undefined && p.rating !== null) mk("player-rating muted", `(${p.rating})`);
+      if (p.rating !== undefined && p.rating !== null) mk("player-rating muted", `(${ratingText(p)})`);
       if (!online && p.seat !== mySeat && v.match.status === "active") mk("away", t("disconnected"));
       mk("spacer");
       mk("pips", `${t("pips")} ${g && g.pips ? g.pips[side] : pipCount(board, side)}`);

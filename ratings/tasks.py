@@ -1,0 +1,18 @@
+"""Celery tasks of the ratings: thin, they call selectors (CONVENTIONS.md).
+
+- `refresh_boards` runs from beat every BOARD_COUNT_SECONDS and lists each leaderboard's page
+  starts again (ratings.selectors.Board.refresh_page_starts), so no page view runs that pass.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(name="ratings.refresh_boards", ignore_result=True)
+def refresh_boards() -> int:
+    from ratings.selectors import BOARDS
+
+    for board in BOARDS.values():
+        board.refresh_page_starts()
+    return len(BOARDS)
