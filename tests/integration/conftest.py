@@ -12,8 +12,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.games.conftest import fixed_dice  # noqa: F401 - the dice seam, for these tests too
-
 
 @pytest.fixture(scope="session")
 def production() -> Iterator[object]:
