@@ -18,7 +18,7 @@ from games.fairness import commitment, roll_pair, verify_export
 from games.models import Match
 from games.protocol import match_state, turn_state_of
 from games.rules import choose_turn
-from tests.factories import make_user
+from tests.factories import enable_totp, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -96,8 +96,9 @@ def next_command(match_id: int, users: dict):
 
 
 @pytest.fixture
-def witness_setup(client, admin_client, caplog):
+def witness_setup(client, admin_client, admin_user, caplog):
     caplog.set_level(logging.DEBUG)
+    enable_totp(admin_user)  # staff need two factors before the admin opens (issue 14)
     creator, opponent = make_user("seed_creator"), make_user("seed_opponent")
     client.force_login(creator)
     return creator, opponent, lambda match_id: Witness(client, admin_client, caplog, match_id)
