@@ -117,8 +117,10 @@ def test_the_creator_replaces_the_client_seed_before_the_start(browser, fast_sit
     creator = make_user("seed_chooser")
     page = logged_in_page(browser, fast_site, client.__class__, creator)
     page.goto(f"{fast_site.url}/play/")
-    seed_field = page.locator("input[name=client_seed]")
-    page.wait_for_function("() => document.querySelector('input[name=client_seed]').value !== ''")
+    seed_field = page.locator("#create-form input[name=client_seed]")
+    page.wait_for_function(
+        "() => document.querySelector('#create-form input[name=client_seed]').value !== ''"
+    )
     browser_seed = seed_field.input_value()
     assert re.fullmatch(r"[0-9a-f]{32}", browser_seed)
     page.locator("#create-form button[type=submit]").click()
