@@ -339,7 +339,9 @@ def test_every_roll_is_numbered_from_one_in_each_game_and_recorded(seed, rules) 
                 ties = event.opening.ties
                 recorded += [(game_number, n, tie) for n, tie in enumerate(ties, start=1)]
                 opening = {event.opening.white, event.opening.black}
-                deciding = next(pair for g, r, pair in asked if (g, r) == (1, len(ties) + 1))
+                deciding = next(
+                    pair for g, r, pair in asked if (g, r) == (game_number, len(ties) + 1)
+                )
                 assert set(deciding) == opening
                 recorded.append((game_number, len(ties) + 1, deciding))
         elif isinstance(event, Rolled) and (game_number, event.roll) not in {
