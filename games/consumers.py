@@ -94,7 +94,11 @@ def _abort(command: Command, **player) -> Match:
 
 
 def _rematch(command: Command, **player) -> Match:
-    return services.match_rematch_offer(**player)
+    return services.match_rematch_offer(**player, client_seed=command.client_seed)
+
+
+def _client_seed(command: Command, **player) -> Match:
+    return services.match_client_seed(**player, client_seed=command.client_seed)
 
 
 def _rematch_decline(command: Command, **player) -> Match:
@@ -117,6 +121,7 @@ PLAYER_COMMANDS: dict[str, Callable[..., Match]] = {
     "abort": _abort,
     "rematch": _rematch,
     "rematch_decline": _rematch_decline,
+    "client_seed": _client_seed,
 }
 
 

@@ -1,16 +1,20 @@
-"""Dice: rolled by the server with `secrets` when the mover rolls (RULES.md "Platform rules").
+"""The dice of a match: provably fair rolls (games/fairness) from its seeds, as the engine draws
+them (RULES.md "Platform rules"; issue 19).
 
-The only seam for fixed dice is for tests: with `NARDY_TEST_DICE=1` *and* DEBUG on, dice are taken
-from a Redis list that a test filled (`push_test_dice`), falling back to `secrets` when it is
-empty. Settings refuse NARDY_TEST_DICE when DEBUG is off, so production can never use it
-(tests/config/test_settings.py proves it).
+`roll(match, game, roll)` is the engine's dice source for one match: the roll function of its
+server seed and both client seeds. The only seam for fixed dice is for tests: with
+`NARDY_TEST_DICE=1` *and* DEBUG on, each die is taken from a Redis list that a test filled
+(`push_test_dice`) while it has values, and the match is then marked `dice_source="fixed"`, which
+verifiers report as not verifiable. Settings refuse NARDY_TEST_DICE when DEBUG is off, so
+production can never use it (tests/config/test_settings.py proves it).
 """
 
 from __future__ import annotations
 
-import secrets
-
 from django.conf import settings
+
+from games.fairness import roll_pair
+from games.models import DiceSource, Match
 
 
 def _test_dice_key() -> str:
@@ -27,16 +31,18 @@ def _redis():
     return redis.Redis.from_url(settings.REDIS_URL)
 
 
-def roll_die() -> int:
-    if _test_seam_on():
-        value = _redis().lpop(_test_dice_key())
-        if value is not None:
-            return int(value)
-    return secrets.randbelow(6) + 1
-
-
-def roll_dice() -> tuple[int, int]:
-    return roll_die(), roll_die()
+def roll(match: Match, game: int, roll_number: int) -> tuple[int, int]:
+    """Roll ``roll_number`` of game ``game`` of ``match`` (its client seeds are set by then)."""
+    pair = roll_pair(match.server_seed, match.client_seeds, game, roll_number)
+    if not _test_seam_on():
+        return pair
+    client = _redis()
+    fixed = [client.lpop(_test_dice_key()) for _ in pair]
+    if all(value is None for value in fixed):
+        return pair
+    match.dice_source = DiceSource.FIXED  # a fixed die can never be verified
+    first, second = (pair[i] if value is None else int(value) for i, value in enumerate(fixed))
+    return first, second
 
 
 def push_test_dice(*values: int) -> None:

@@ -144,6 +144,16 @@ class MatchCreateForm(forms.Form):
     max_rating = forms.IntegerField(
         label=_("Opponent's rating up to"), required=False, min_value=0, max_value=MAX_RATING
     )
+    # Provably fair dice (games/fairness): the browser fills in a random one (static/js/seed.js).
+    client_seed = forms.RegexField(
+        label=_("Your client seed for the dice"),
+        regex=r"^[A-Za-z0-9_-]{1,64}$",
+        max_length=64,
+        required=False,
+        help_text=_("Public; mixed into every roll. Your browser picks a random one."),
+        error_messages={"invalid": _("1 to 64 letters (a–z, A–Z), digits, “_” or “-”.")},
+        widget=forms.TextInput(attrs={"data-client-seed": "", "autocomplete": "off"}),
+    )
 
     def clean(self):
         cleaned = super().clean()
@@ -178,7 +188,7 @@ class MatchCreateForm(forms.Form):
             **{name: data[name] for name in RULE_OPTION_FIELDS},
             **{
                 name: data[name]
-                for name in ("private", "min_rating", "max_rating", "time_control")
+                for name in ("private", "min_rating", "max_rating", "time_control", "client_seed")
                 if name in self.fields
             },
         }

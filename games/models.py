@@ -16,6 +16,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from games.fairness import commitment, new_server_seed
 from games.rules import RuleSet, rule_set
 from games.rules.cube import CUBE_RESULT, DROP_RESULT, MAX_CUBE_VALUE
 from games.rules.ruleset import (
@@ -169,6 +170,20 @@ class Phase(models.TextChoices):
     OVER = "over", _("over")
 
 
+class DiceSource(models.TextChoices):
+    """Where a match's dice came from: only "fair" ones can be verified (games/fairness)."""
+
+    FAIR = "fair", _("provably fair")
+    FIXED = "fixed", _("fixed by a test")
+    LEGACY = "legacy", _("rolled before provably fair dice")
+
+
+# A revealed or secret server seed, and a client seed (games/fairness/dice.py).
+SERVER_SEED_REGEX = r"^[0-9a-f]{64}$"
+CLIENT_SEED_REGEX = r"^[A-Za-z0-9_-]{0,64}$"
+# The server seed is revealed once a match can roll no more dice.
+SEED_REVEALED_STATUSES = ("finished", "aborted", "cancelled")
+
 TURN_SECONDS_CHOICES = (30, 60, 90, 120)
 RESERVE_SECONDS_CHOICES = (0, 60, 120, 300)
 SIDES = ("w", "b")
@@ -262,6 +277,24 @@ class Match(models.Model):
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
     )
     version = models.PositiveIntegerField(default=0)
+
+    # Provably fair dice (games/fairness): the server seed is drawn when the challenge is made and
+    # stays secret (no page, socket, export, log or admin form shows it) until the match ends;
+    # its SHA-256 and both client seeds are public from the start.
+    # The database defaults serve rows written by code that knows nothing of fair dice (a
+    # migration test's historical models): no seeds, and dice that are not verifiable.
+    server_seed = models.CharField(
+        max_length=64, default=new_server_seed, db_default="", editable=False
+    )
+    client_seed_creator = models.CharField(max_length=64, blank=True, db_default="")
+    client_seed_opponent = models.CharField(max_length=64, blank=True, db_default="")
+    rematch_client_seed = models.CharField(max_length=64, blank=True, db_default="")
+    # The offered rematch's server seed, drawn with the offer (only its hash is shown).
+    rematch_server_seed = models.CharField(max_length=64, blank=True, db_default="", editable=False)
+    dice_source = models.CharField(
+        max_length=8, choices=DiceSource.choices, default=DiceSource.FAIR,
+        db_default=DiceSource.LEGACY,
+    )  # fmt: skip
 
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -370,6 +403,26 @@ class Match(models.Model):
                 | Q(aborted_by_seat__in=(0, 1), status="aborted"),
                 name="match_aborted_by_a_seat",
             ),
+            models.CheckConstraint(
+                condition=Q(dice_source__in=DiceSource.values), name="match_dice_source_valid"
+            ),
+            # A match that may still roll has a server seed to roll with.
+            models.CheckConstraint(
+                condition=~Q(status__in=["open", "active"])
+                | Q(server_seed__regex=SERVER_SEED_REGEX),
+                name="match_seeded_while_playing",
+            ),
+            models.CheckConstraint(
+                condition=Q(client_seed_creator__regex=CLIENT_SEED_REGEX)
+                & Q(client_seed_opponent__regex=CLIENT_SEED_REGEX)
+                & Q(rematch_client_seed__regex=CLIENT_SEED_REGEX),
+                name="match_client_seeds_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(rematch_server_seed="")
+                | Q(rematch_server_seed__regex=SERVER_SEED_REGEX),
+                name="match_rematch_server_seed_valid",
+            ),
             # At most one open public challenge per player (no lobby spam).
             models.UniqueConstraint(
                 fields=["creator"],
@@ -432,6 +485,19 @@ class Match(models.Model):
         return self.timeouts(seat)
 
     @property
+    def client_seeds(self) -> tuple[str, str]:
+        return (self.client_seed_creator, self.client_seed_opponent)
+
+    @property
+    def server_seed_hash(self) -> str:
+        """The published commitment to the (secret) server seed."""
+        return commitment(self.server_seed) if self.server_seed else ""
+
+    @property
+    def seed_revealed(self) -> bool:
+        return self.status in SEED_REVEALED_STATUSES
+
+    @property
     def scores(self) -> tuple[int, int]:
         return (self.score_creator, self.score_opponent)
 
@@ -462,6 +528,8 @@ class Game(models.Model):
     turn = models.CharField(max_length=1, choices=[("w", _("White")), ("b", _("Black"))])
     phase = models.CharField(max_length=8, choices=Phase.choices, default=Phase.ROLL)
     dice = ArrayField(models.PositiveSmallIntegerField(), size=2, null=True, blank=True)
+    roll = models.PositiveSmallIntegerField(null=True, blank=True)  # the roll number of `dice`
+    rolls = models.PositiveSmallIntegerField(default=0, db_default=0)  # drawn in the game so far
     steps = models.JSONField(default=list, blank=True, help_text=_("steps played this turn"))
     turn_number = models.PositiveIntegerField(default=1)
     white_has_moved = models.BooleanField(default=False)
@@ -545,6 +613,7 @@ class Turn(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="turns"
     )
     dice = ArrayField(models.PositiveSmallIntegerField(), size=2)
+    roll = models.PositiveSmallIntegerField(null=True, blank=True)  # null before fair dice
     steps = models.JSONField(default=list, blank=True)
     board_after = ArrayField(models.SmallIntegerField(), size=24)
     by_server = models.BooleanField(default=False)

@@ -13,6 +13,7 @@ from typing import Any, Literal, TypedDict
 from django.utils.translation import gettext as _
 
 from config.wire import valid_id
+from games.fairness import commitment, is_client_seed
 from games.rules import (
     Step,
     TurnState,
@@ -32,10 +33,11 @@ from ratings.models import NEW_PLAYER, ShownRating
 COMMAND_TYPES = frozenset(
     {
         "roll", "step", "undo", "double", "take", "drop", "resign", "leave", "claim", "abort",
-        "rematch",
-        "rematch_decline", "snapshot", "ping", "chat", "chat_mute",
+        "rematch", "rematch_decline", "client_seed", "snapshot", "ping", "chat", "chat_mute",
     }
 )  # fmt: skip
+# Commands that carry the sender's client seed (games/fairness): required, optional.
+SEEDED_COMMANDS = {"client_seed": True, "rematch": False}
 VERSIONED_COMMANDS = frozenset({"roll", "step", "undo", "double", "take", "drop"})
 
 WireStep = list[int]
@@ -56,6 +58,7 @@ class Command:
     text: str | None = None  # chat: plain text, checked by chat/services.py
     phrase: str | None = None  # chat: a quick phrase's key
     mute: bool | None = None  # chat_mute
+    client_seed: str | None = None
 
 
 def parse_command(message: dict[str, Any]) -> Command:
@@ -76,8 +79,21 @@ def parse_command(message: dict[str, Any]) -> Command:
     chat = _chat_fields(kind, message)
     return Command(
         type=kind, id=command_id, version=version if kind in VERSIONED_COMMANDS else None,
-        step=step, **chat,
+        step=step, client_seed=_client_seed_field(kind, message), **chat,
     )  # fmt: skip
+
+
+def _client_seed_field(kind: str, message: dict[str, Any]) -> str | None:
+    """The sender's client seed (games/fairness) on the commands that carry one."""
+    client_seed = message.get("client_seed")
+    if kind not in SEEDED_COMMANDS:
+        return None
+    if not (client_seed is None and not SEEDED_COMMANDS[kind]) and not is_client_seed(client_seed):
+        raise ProtocolError(
+            "bad_field",
+            _("client_seed must be 1 to 64 letters (a–z, A–Z), digits, “_” or “-”."),
+        )
+    return client_seed
 
 
 def _chat_fields(kind: str, message: dict[str, Any]) -> dict[str, Any]:
@@ -139,6 +155,7 @@ class MoveState(TypedDict):
     number: int
     side: str
     dice: list[int]
+    roll: int | None
     steps: list[WireStep]
     by_server: bool
     doubled_to: int  # the cube's value after a double taken before this turn's roll (0: none)
@@ -182,6 +199,17 @@ def match_settings(match) -> dict[str, Any]:
         "time_control": match.time_control,
         "turn_seconds": match.turn_seconds,
         "reserve_seconds": match.reserve_seconds,
+    }
+
+
+def fairness_state(match) -> dict[str, Any]:
+    """The dice's commitment and seeds (games/fairness): the server seed only once revealed."""
+    return {
+        "verifiable": match.dice_source == "fair",
+        "dice_source": match.dice_source,
+        "server_seed_hash": match.server_seed_hash or None,
+        "server_seed": match.server_seed if match.seed_revealed and match.server_seed else None,
+        "client_seeds": [seed or None for seed in match.client_seeds],
     }
 
 
@@ -263,6 +291,7 @@ def game_state(match, game, now: datetime) -> dict[str, Any] | None:
         "turn_number": game.turn_number,
         "board": list(board),
         "dice": list(game.dice) if game.dice else None,
+        "roll": game.roll,
         "dice_left": dice_left,
         "steps": game.steps,
         "legal_steps": legal,
@@ -317,7 +346,12 @@ def match_section(
         and game.number == 1
         and not (game.white_has_moved and game.black_has_moved),
         "aborted_by": match.aborted_by_seat,
+        "fairness": fairness_state(match),
         "rematch": {
+            # The offered rematch's commitment (its seed is revealed when that match ends).
+            "server_seed_hash": (
+                commitment(match.rematch_server_seed) if match.rematch_server_seed else None
+            ),
             "offered_by": match.rematch_offered_by,
             "declined": match.rematch_declined,
             "match_id": match.rematch_id,
@@ -348,6 +382,7 @@ def move_of_turn(turn) -> MoveState:
         "number": turn.number,
         "side": turn.side,
         "dice": list(turn.dice),
+        "roll": turn.roll,
         "steps": turn.steps,
         "by_server": turn.by_server,
         "doubled_to": turn.doubled_to,
@@ -361,7 +396,10 @@ _EVENT_DETAILS: dict[type, tuple[str, Any]] = {
         "started",
         lambda event: {"game": event.game, "crawford": event.crawford},
     ),
-    engine.Rolled: ("rolled", lambda event: {"side": event.side, "dice": list(event.dice)}),
+    engine.Rolled: (
+        "rolled",
+        lambda event: {"side": event.side, "dice": list(event.dice), "roll": event.roll},
+    ),
     engine.Stepped: ("step", lambda event: {"side": event.side, "step": step_to_wire(event.step)}),
     engine.Undone: ("undo", lambda event: {"side": event.side, "step": step_to_wire(event.step)}),
     engine.TurnEnded: (
@@ -370,6 +408,7 @@ _EVENT_DETAILS: dict[type, tuple[str, Any]] = {
             "number": event.number,
             "side": event.side,
             "dice": list(event.dice),
+            "roll": event.roll,
             "steps": [step_to_wire(step) for step in event.steps],
             "by_server": event.by_server,
             "passed": event.passed,

@@ -10,7 +10,14 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games.models import Game, Match, MatchStatus, Turn
-from games.protocol import MoveState, match_settings, match_state, move_of_turn, opening_state
+from games.protocol import (
+    MoveState,
+    fairness_state,
+    match_settings,
+    match_state,
+    move_of_turn,
+    opening_state,
+)
 from games.rules.ruleset import SEED_CLOCK_NAMES
 from ratings.selectors import ratings_of
 
@@ -28,10 +35,10 @@ def game_moves(game: Game | None) -> list[MoveState]:
         return []
     rows = Turn.objects.filter(game=game).order_by("number")
     return [
-        {"number": number, "side": side, "dice": list(dice), "steps": steps,
+        {"number": number, "side": side, "dice": list(dice), "roll": roll, "steps": steps,
          "by_server": by_server, "doubled_to": doubled_to}
-        for number, side, dice, steps, by_server, doubled_to in rows.values_list(
-            "number", "side", "dice", "steps", "by_server", "doubled_to"
+        for number, side, dice, roll, steps, by_server, doubled_to in rows.values_list(
+            "number", "side", "dice", "roll", "steps", "by_server", "doubled_to"
         )
     ]  # fmt: skip
 
@@ -229,6 +236,19 @@ def player_open_match(user) -> Match | None:
     return player_matches(user).filter(status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE]).first()
 
 
+def _unfinished_turn(game: Game) -> dict[str, Any] | None:
+    """The turn a match ended in after its roll (resigned, left, aborted): not in the move log."""
+    logged = max((turn.number for turn in game.turns.all()), default=0)
+    if not game.dice or game.roll is None or game.turn_number <= logged:
+        return None
+    return {
+        "number": game.turn_number,
+        "side": game.turn,
+        "dice": list(game.dice),
+        "roll": game.roll,
+    }
+
+
 def match_export(match: Match) -> dict[str, Any]:
     """The whole match as JSON: settings, players, result and every turn of every game."""
     players = {0: match.creator, 1: match.opponent}
@@ -239,6 +259,7 @@ def match_export(match: Match) -> dict[str, Any]:
         games.append(
             {
                 "number": game.number,
+                "white_seat": game.white_seat,
                 "white": white.username,
                 "black": black.username,
                 "opening": opening_state(game),
@@ -264,6 +285,10 @@ def match_export(match: Match) -> dict[str, Any]:
                     }
                     for turn in sorted(game.turns.all(), key=lambda turn: turn.number)
                 ],
+                # Fair dice (games/fairness): rolls drawn in the game, and the dice of a turn the
+                # match ended in (resigned or aborted after the roll) that has no move-log entry.
+                "rolls": game.rolls,
+                "unfinished_turn": _unfinished_turn(game),
             }
         )
     return {
@@ -277,6 +302,7 @@ def match_export(match: Match) -> dict[str, Any]:
             "winner_seat": match.seat_of(match.winner_id),
             "end_reason": match.end_reason or None,
             "score": [match.score_creator, match.score_opponent],
+            "fairness": fairness_state(match),
             "started_at": match.started_at.isoformat() if match.started_at else None,
             "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         },

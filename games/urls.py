@@ -5,6 +5,7 @@ from games import views
 urlpatterns = [
     path("play/", views.play, name="play"),
     path("watch/", views.watch, name="watch"),
+    path("fairness/", views.fairness, name="fairness"),
     path("matches/new/", views.match_create, name="match_create"),
     path("matches/computer/", views.match_create_vs_bot, name="match_create_vs_bot"),
     path("matches/<int:match_id>/", views.match_page, name="match"),

@@ -7,11 +7,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
 from games.forms import BotMatchForm, DirectChallengeForm, MatchCreateForm
 from games.models import TURN_SECONDS_CHOICES, Match, MatchStatus, RuleSetName
+from games.protocol import fairness_state
 from ratings.selectors import ratings_of
 
 
@@ -101,7 +103,10 @@ def match_create_vs_bot(request: HttpRequest) -> HttpResponse:
     data = form.cleaned_data
     try:
         match = services.match_create_vs_bot(
-            user=request.user, level=data["level"], **_match_settings(data)
+            user=request.user,
+            level=data["level"],
+            client_seed=data["client_seed"],
+            **_match_settings(data),
         )
     except services.CommandError as error:
         messages.error(request, error.message)
@@ -146,6 +151,9 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "quick_phrases": QuickPhrase.choices,
             "chat_max_length": MAX_CHAT_LENGTH,
             "opponent": opponent,  # a player reports the opponent from here
+            "fairness": fairness_state(match),
+            "export_url": reverse("match_export", kwargs={"match_id": match.pk}),
+            "can_replace_seed": is_creator and match.status == MatchStatus.OPEN,
         },
     )
 
@@ -162,7 +170,11 @@ def match_invite(request: HttpRequest, token: str) -> HttpResponse:
 def match_accept(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         match = services.match_accept(
-            user=request.user, match_id=match_id, token=request.POST.get("token") or None
+            user=request.user,
+            match_id=match_id,
+            token=request.POST.get("token") or None,
+            # The browser's client seed (games/fairness); the service refuses a malformed one.
+            client_seed=request.POST.get("client_seed") or None,
         )
     except services.CommandError as error:
         messages.error(request, error.message)
@@ -222,6 +234,13 @@ def _local(path: str | None) -> bool:
     return bool(path) and path.startswith("/") and not path.startswith("//")
 
 
+def fairness(request: HttpRequest) -> HttpResponse:
+    """How the dice are rolled and verified, in the page's language (templates/fairness/)."""
+    language = translation.get_language()
+    templates = [f"fairness/{language}.html", "fairness/en.html"]
+    return render(request, "games/fairness.html", {"fairness_templates": templates})
+
+
 def watch(request: HttpRequest) -> HttpResponse:
     return render(request, "games/watch.html", {"lobby": selectors.lobby_state()})
 
@@ -243,7 +262,12 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(
         request,
         "games/replay.html",
-        {"match": match, "json_url": json_url, "chat": match_chat(match.pk, viewer_id=viewer_id)},
+        {
+            "match": match,
+            "json_url": json_url,
+            "chat": match_chat(match.pk, viewer_id=viewer_id),
+            "fairness": fairness_state(match),
+        },
     )
 
 

@@ -16,7 +16,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games.models import TURN_SECONDS_CHOICES, RuleSetName
+from games.fairness import new_server_seed
+from games.models import CLIENT_SEED_REGEX, SERVER_SEED_REGEX, TURN_SECONDS_CHOICES, RuleSetName
 from games.rules.ruleset import MATCH_LENGTHS, RULE_SET_NAMES
 
 
@@ -48,6 +49,12 @@ class PoolEntry(models.Model):
         Proposal, on_delete=models.SET_NULL, null=True, blank=True, related_name="entries"
     )
     accepted = models.BooleanField(default=False)
+    # Provably fair dice (games/fairness): the player's browser's client seed, sent with the join,
+    # and a server seed drawn at the join (secret; only its SHA-256 is told to the player). A pair
+    # plays on the server seed of whoever joined first, drawn before the other's client seed
+    # existed.
+    client_seed = models.CharField(max_length=64)
+    server_seed = models.CharField(max_length=64, default=new_server_seed, editable=False)
 
     class Meta:
         verbose_name = _("waiting player")
@@ -58,6 +65,14 @@ class PoolEntry(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(length__in=MATCH_LENGTHS), name="pool_entry_length_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(client_seed__regex=CLIENT_SEED_REGEX) & ~Q(client_seed=""),
+                name="pool_entry_client_seed_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(server_seed__regex=SERVER_SEED_REGEX),
+                name="pool_entry_server_seed_valid",
             ),
             models.CheckConstraint(
                 condition=Q(turn_seconds__in=TURN_SECONDS_CHOICES),

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from accounts.signals import notify_user
 from config import metrics
+from games.fairness import commitment
 from games.models import Match, MatchStatus
 from games.services.errors import CommandError
 from pairing import liveness
@@ -73,6 +74,9 @@ def status_payload(entry: PoolEntry, now: datetime) -> dict[str, Any]:
         "window": None if accepted is None else round(accepted),
         "rating": round(entry.rating),
         "proposal": entry.proposal_id,
+        # The commitment to the server seed of a match this wait may start (games/fairness).
+        "server_seed_hash": commitment(entry.server_seed),
+        "client_seed": entry.client_seed,
     }
 
 
@@ -85,12 +89,15 @@ def _playing(user) -> bool:
     ).exists()
 
 
-def pool_join(*, user, pool: Pool) -> PoolEntry:
+def pool_join(*, user, pool: Pool, client_seed: str | None = None) -> PoolEntry:
     """Wait in `pool` (leaving any other pool), then try to pair the pool at once. Locks the
     user's row, so two tabs joining at once make one entry. Joining the pool one already waits
-    in keeps one's place."""
+    in keeps one's place (and its seeds). ``client_seed`` is the browser's (games/fairness); the
+    server draws one when it is missing and refuses a malformed one."""
     from accounts.models import User
+    from games.services.lifecycle import client_seed_or_new
 
+    seed = client_seed_or_new(client_seed)
     now = timezone.now()
     if not user.is_active:
         raise CommandError("account_inactive", _("This account is deactivated."))
@@ -133,6 +140,7 @@ def pool_join(*, user, pool: Pool) -> PoolEntry:
             rated=pool.rated,
             rating=ratings_of([user.pk])[user.pk].value,
             joined_at=now,
+            client_seed=seed,
         )
         liveness.mark_alive_now(user.pk)
     pool_pair(pool=pool)
@@ -223,6 +231,7 @@ def _propose(first: PoolEntry, second: PoolEntry, now: datetime) -> None:
 def _start(pool: Pool, first: PoolEntry, second: PoolEntry, now: datetime) -> Match:
     from games.services.lifecycle import match_start_paired
 
+    earlier = min((first, second), key=lambda entry: (entry.joined_at, entry.user_id))
     match = match_start_paired(
         first_id=first.user_id,
         second_id=second.user_id,
@@ -230,6 +239,8 @@ def _start(pool: Pool, first: PoolEntry, second: PoolEntry, now: datetime) -> Ma
         length=pool.length,
         turn_seconds=pool.turn_seconds,
         rated=pool.rated,
+        client_seeds=(first.client_seed, second.client_seed),
+        server_seed=earlier.server_seed,
     )
     # The primary key is the wait: a second match from the same wait fails here, whatever raced.
     PairedWait.objects.bulk_create(

@@ -40,8 +40,8 @@ def _status(user_id: int) -> dict[str, Any] | None:
     return services.status_payload(entry, timezone.now()) if entry is not None else None
 
 
-def _join(user, pool: Pool) -> dict[str, Any]:
-    services.pool_join(user=user, pool=pool)
+def _join(user, pool: Pool, client_seed: object) -> dict[str, Any]:
+    services.pool_join(user=user, pool=pool, client_seed=client_seed)  # type: ignore[arg-type]
     status = _status(user.pk)
     # Paired at once: the `pool_matched` notification is on its way; no wait to report.
     return status or {"type": "pool_paired_at_once"}
@@ -99,7 +99,7 @@ class PoolSeat:
 
     async def _join_command(self, message: dict[str, Any]) -> None:
         pool = Pool.from_key(message.get("pool"))
-        status = await _database(_join)(self.user, pool)
+        status = await _database(_join)(self.user, pool, message.get("client_seed"))
         await self._ack(message)
         if status["type"] == "pool_waiting":
             await self._start_waiting(status)

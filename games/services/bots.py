@@ -18,13 +18,19 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.fairness import new_client_seed
 from games.models import EndReason, Game, Match, MatchStatus, Phase, rule_columns
 from games.rules import Board, RuleSet, Side, StepSequence, choose_rest_of_turn
 from games.rules import match as engine
 from games.rules.bots import LEVELS, choose_bot_turn
-from games.services.context import Locked, locked, server_dice
+from games.services.context import Locked, locked
 from games.services.errors import CommandError
-from games.services.lifecycle import begin_first_game, chosen_rules, match_rematch_offer
+from games.services.lifecycle import (
+    begin_first_game,
+    chosen_rules,
+    client_seed_or_new,
+    match_rematch_offer,
+)
 
 BOT_NAMES = {"beginner": "Bot-Beginner", "club": "Bot-Club", "master": "Bot-Master"}
 
@@ -61,10 +67,12 @@ def match_create_vs_bot(
     rated: bool = False,
     head_exception: str | None = None,
     opening: str | None = None,
+    client_seed: str | None = None,
 ) -> Match:
     """A match against the bot of ``level``, started at once (casual unless ``rated``; guests
     play casual only). One unfinished match against the computer per player. Locks the player's
-    row, then the new match row."""
+    row, then the new match row. ``client_seed`` is the person's browser's (games/fairness); the
+    bot's is drawn by the server (it has no browser)."""
     from accounts.models import User
 
     if user.is_bot:
@@ -75,6 +83,7 @@ def match_create_vs_bot(
         rule_set_name, length=length, head_exception=head_exception, opening=opening,
         rated=rated, turn_seconds=turn_seconds,
     )  # fmt: skip
+    seed = client_seed_or_new(client_seed)
     bot = bot_account(level)
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()  # one create at a time
@@ -91,6 +100,7 @@ def match_create_vs_bot(
         match = Match.objects.create(
             creator=user, opponent=bot, private=True, rule_set_name=rule_set_name,
             turn_seconds=turn_seconds or None, reserve_seconds=reserve_seconds, rated=rated,
+            client_seed_creator=seed, client_seed_opponent=new_client_seed(),
             **rule_columns(rules),
         )  # fmt: skip
         context = locked(match.pk)
@@ -163,7 +173,7 @@ def bot_act(*, match_id: int, version: int) -> None:
         if game.phase == Phase.ROLL:
             context.run(
                 lambda state: engine.roll(
-                    state, seat=seat, dice=server_dice(), now=context.now, **automation
+                    state, seat=seat, dice=context.dice, now=context.now, **automation
                 )
             )
         else:
@@ -179,7 +189,7 @@ def bot_act(*, match_id: int, version: int) -> None:
             step = plan[played]
             context.run(
                 lambda state: engine.step(
-                    state, seat=seat, step=step, dice=server_dice(), now=context.now,
+                    state, seat=seat, step=step, dice=context.dice, now=context.now,
                     **automation,
                 )
             )  # fmt: skip

@@ -16,7 +16,7 @@ from django.utils import timezone
 from config import metrics
 from games.models import Game, Match, MatchStatus, Phase
 from games.rules import match as engine
-from games.services.context import locked, server_dice
+from games.services.context import locked
 from games.services.errors import CommandError
 
 TIMEOUTS_TO_LOSE = engine.TIMEOUTS_TO_LOSE
@@ -53,7 +53,7 @@ def game_deadline_enforce(
         transaction.on_commit(lambda: metrics.deadline_enforced(-remaining, by_sweep=skip_locked))
         context.run(
             lambda state: engine.timeout(
-                state, dice=server_dice(), now=context.now, **context.automation()
+                state, dice=context.dice, now=context.now, **context.automation()
             )
         )
         context.save()

@@ -24,7 +24,6 @@ from games.protocol import event_detail, game_state, match_section, step_to_wire
 from games.rules import IllegalMove
 from games.rules.match import (
     Cancelled,
-    DicePairs,
     Event,
     GameOver,
     MatchOver,
@@ -49,12 +48,6 @@ from ratings.models import ShownRating
 ACTIVITY_PRECISION = timedelta(minutes=1)
 
 Operation = Callable[[MatchState], tuple[MatchState, list[Event]]]
-
-
-def server_dice() -> DicePairs:
-    """Dice for the engine, rolled by the server only when the engine draws them."""
-    while True:
-        yield dice_source.roll_dice()
 
 
 def row_values(row: Model) -> dict[str, Any]:
@@ -126,6 +119,10 @@ class Locked:
             raise CommandError("account_inactive", _("This account is deactivated."))
         return seat
 
+    def dice(self, game: int, roll: int) -> tuple[int, int]:
+        """The engine's dice source: this match's provably fair rolls (games/dice.py)."""
+        return dice_source.roll(self.match, game, roll)
+
     def auto_roll_seats(self) -> frozenset[int]:
         return frozenset(seat for seat in (0, 1) if self.match.player_id(seat) in self.auto_roll)
 
@@ -162,7 +159,7 @@ class Locked:
                 Turn(
                     game=self.game, number=event.number, side=event.side,
                     player_id=match.player_id(event.seat), dice=list(event.dice),
-                    steps=[step_to_wire(step) for step in event.steps],
+                    roll=event.roll, steps=[step_to_wire(step) for step in event.steps],
                     board_after=list(event.board_after), by_server=event.by_server,
                     doubled_to=event.doubled_to, started_at=event.started_at,
                     finished_at=event.finished_at,

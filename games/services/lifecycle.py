@@ -18,10 +18,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import presence
+from games.fairness import is_client_seed, new_client_seed, new_server_seed
 from games.models import EndReason, Match, MatchStatus, TimeControl, rule_columns
 from games.rules import RuleSet, rule_set
 from games.rules import match as engine
-from games.services.context import Locked, locked, server_dice
+from games.services.context import Locked, locked
 from games.services.errors import CommandError
 from ratings.selectors import ratings_of
 
@@ -64,6 +65,22 @@ def chosen_rules(
     return rules
 
 
+def client_seed_or_new(value: object) -> str:
+    """A seat's client seed (games/fairness): the one the browser sent, or a fresh one when it
+    sent none; a malformed one is refused."""
+    if value is None or value == "":
+        return new_client_seed()
+    return _valid_client_seed(value)
+
+
+def _valid_client_seed(value: object) -> str:
+    if not is_client_seed(value):
+        raise CommandError(
+            "bad_field", _("A client seed is 1 to 64 letters (a–z, A–Z), digits, “_” or “-”.")
+        )
+    return value  # type: ignore[return-value]
+
+
 def match_create(
     *,
     creator,
@@ -86,10 +103,14 @@ def match_create(
     max_rating: int | None = None,
     invited=None,
     expires_at=None,
+    client_seed: str | None = None,
 ) -> Match:
     """An open challenge (or a private invite, or a direct challenge to `invited`). Validates
     through the engine's RuleSet; the seeds' clocks (`time_control` other than "turn") have their
-    own figures, so they take no turn time or reserve (games/rules/clock.py)."""
+    own figures, so they take no turn time or reserve (games/rules/clock.py). Its server seed is
+    drawn now (the model's default) and committed to at once; ``client_seed`` is the creator's
+    browser's (games/fairness)."""
+    seed = client_seed_or_new(client_seed)
     rules = chosen_rules(
         rule_set_name, rated=rated, turn_seconds=turn_seconds, length=length,
         time_control=time_control, head_exception=head_exception, opening=opening,
@@ -114,6 +135,7 @@ def match_create(
         max_rating=max_rating,
         invited=invited,
         expires_at=expires_at,
+        client_seed_creator=seed,
         **rule_columns(rules),
     )
     if min_rating is not None and max_rating is not None and min_rating > max_rating:
@@ -179,9 +201,32 @@ def match_cancel(*, user, match_id: int) -> Match:
     return context.match
 
 
-def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
-    """A second player takes the open seat; the first game starts with the opening roll.
-    Locks the match row, so two players accepting at once cannot both get the seat."""
+def match_client_seed(*, user, match_id: int, client_seed: str) -> Match:
+    """The creator replaces their client seed while the challenge is open (games/fairness).
+    Locks the match row."""
+    seed = _valid_client_seed(client_seed)
+    with transaction.atomic():
+        context = locked(match_id)
+        match = context.match
+        if match.creator_id != user.pk:
+            raise CommandError("not_a_player", _("Only the creator can change this seed."))
+        if match.status != MatchStatus.OPEN:
+            raise CommandError(
+                "match_not_active", _("The seeds are fixed once the match has started.")
+            )
+        match.client_seed_creator = seed
+        context.record("client_seed", {"seat": 0, "client_seed": seed})
+        context.save()
+    return match
+
+
+def match_accept(
+    *, user, match_id: int, token: str | None = None, client_seed: str | None = None
+) -> Match:
+    """A second player takes the open seat (with their browser's client seed); the first game
+    starts with the opening roll. Locks the match row, so two players accepting at once cannot
+    both get the seat."""
+    seed = client_seed_or_new(client_seed)
     with transaction.atomic():
         context = locked(match_id)
         match = context.match
@@ -209,6 +254,7 @@ def match_accept(*, user, match_id: int, token: str | None = None) -> Match:
                 "outside_range", _("Your rating is outside the range this challenge asks for.")
             )
         match.opponent = user
+        match.client_seed_opponent = seed
         # The accepting player's own instance is left as it came (no rating cached on it).
         context.note_player(
             user.pk, user.username, user.auto_roll, rating, True,
@@ -223,7 +269,7 @@ def begin_first_game(context: Locked) -> None:
     """Both seats are filled: the engine starts game 1 with the opening roll."""
     context.run(
         lambda state: engine.begin(
-            state, dice=server_dice(), now=context.now, **context.automation()
+            state, dice=context.dice, now=context.now, **context.automation()
         )
     )
 
@@ -286,13 +332,18 @@ def match_start_paired(
     length: int,
     turn_seconds: int,
     rated: bool,
+    client_seeds: tuple[str, str],
+    server_seed: str,
 ) -> Match:
     """A match between two players the pairing pool matched (pairing/services.py), started at
-    once with the opening roll like a rematch. Call inside the pairing transaction."""
+    once with the opening roll like a rematch. Call inside the pairing transaction. The client
+    seeds are both players' browsers' (sent when they joined the pool); ``server_seed`` was drawn
+    when the first of them joined, before the second's seed existed (games/fairness)."""
     rules = rule_set(rule_set_name, match_length=length)
     match = Match.objects.create(
         creator_id=first_id, opponent_id=second_id, private=True, rule_set_name=rule_set_name,
-        turn_seconds=turn_seconds, rated=rated, **rule_columns(rules),
+        turn_seconds=turn_seconds, rated=rated, client_seed_creator=client_seeds[0],
+        client_seed_opponent=client_seeds[1], server_seed=server_seed, **rule_columns(rules),
     )  # fmt: skip
     context = locked(match.pk)
     begin_first_game(context)
@@ -300,9 +351,13 @@ def match_start_paired(
     return context.match
 
 
-def match_rematch_offer(*, user, match_id: int) -> Match:
+def match_rematch_offer(*, user, match_id: int, client_seed: str | None = None) -> Match:
     """Offer a rematch, or accept the opponent's offer (a new match, same settings, both
-    players seated, opening roll at once; its id is `match.rematch_id`). Locks the match row."""
+    players seated, opening roll at once; its id is `match.rematch_id`). Each player's
+    ``client_seed`` comes with their command; the rematch's server seed is drawn with the offer
+    and its hash published then, before the accepting player's seed exists (games/fairness).
+    Locks the match row."""
+    seed = client_seed_or_new(client_seed)
     with transaction.atomic():
         context = locked(match_id)
         match = context.match
@@ -315,6 +370,8 @@ def match_rematch_offer(*, user, match_id: int) -> Match:
         _refuse_if_blocked(match.creator_id, match.opponent_id)  # type: ignore[arg-type]
         if match.rematch_offered_by is None or match.rematch_offered_by == seat:
             match.rematch_offered_by = seat
+            match.rematch_client_seed = seed
+            match.rematch_server_seed = match.rematch_server_seed or new_server_seed()
             match.rematch_declined = False
             context.record("rematch", {"offered_by": seat})
             context.save()
@@ -328,6 +385,9 @@ def match_rematch_offer(*, user, match_id: int) -> Match:
             reserve_seconds=match.reserve_seconds,
             time_control=match.time_control,
             rated=match.rated,
+            client_seed_creator=seed,
+            client_seed_opponent=match.rematch_client_seed or new_client_seed(),
+            server_seed=match.rematch_server_seed or new_server_seed(),
             **rule_columns(match.rules),
         )
         rematch = locked(new_match.pk)
@@ -335,6 +395,7 @@ def match_rematch_offer(*, user, match_id: int) -> Match:
         rematch.save()
         match.rematch = new_match
         match.rematch_offered_by = None
+        match.rematch_client_seed = match.rematch_server_seed = ""
         context.record("rematch", {"match_id": new_match.pk})
         context.save()
     return match
@@ -379,6 +440,7 @@ def match_rematch_decline(*, user, match_id: int) -> Match:
         if match.rematch_offered_by is None:
             raise CommandError("match_not_finished", _("There is no rematch offer."))
         match.rematch_offered_by = None
+        match.rematch_client_seed = match.rematch_server_seed = ""
         match.rematch_declined = True
         context.record("rematch", {"declined_by": seat})
         context.save()

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from games.models import Match
 from games.rules import Step
 from games.rules import match as engine
-from games.services.context import Locked, locked, server_dice
+from games.services.context import Locked, locked
 from games.services.errors import CommandError, refused
 
 
@@ -43,7 +43,7 @@ def game_roll(*, user, match_id: int, version: int | None) -> Match:
         seat = _seat_at_version(context, user, version)
         context.run(
             lambda state: engine.roll(
-                state, seat=seat, dice=server_dice(), now=context.now,
+                state, seat=seat, dice=context.dice, now=context.now,
                 **context.automation(),
             )
         )  # fmt: skip
@@ -59,7 +59,7 @@ def game_step_play(*, user, match_id: int, version: int | None, step: Step) -> M
         seat = _seat_at_version(context, user, version)
         context.run(
             lambda state: engine.step(
-                state, seat=seat, step=step, dice=server_dice(), now=context.now,
+                state, seat=seat, step=step, dice=context.dice, now=context.now,
                 **context.automation(),
             )
         )  # fmt: skip
@@ -94,7 +94,7 @@ def _cube_answer(answer, *, user, match_id: int, version: int | None) -> Match:
         seat = _seat_at_version(context, user, version, mover=False)
         context.run(
             lambda state: answer(
-                state, seat=seat, now=context.now, dice=server_dice(), **context.automation()
+                state, seat=seat, now=context.now, dice=context.dice, **context.automation()
             )
         )  # fmt: skip
         context.save()

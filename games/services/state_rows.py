@@ -56,6 +56,8 @@ def game_state_of(game: Game) -> GameState:
         turn=game.turn,  # type: ignore[arg-type]
         phase=game.phase,  # type: ignore[arg-type]
         dice=(game.dice[0], game.dice[1]) if game.dice else None,
+        roll=game.roll,
+        rolls=game.rolls,
         steps=steps_from_json(game.steps),
         turn_number=game.turn_number,
         white_has_moved=game.white_has_moved,
@@ -109,6 +111,8 @@ def game_values(game: GameState) -> dict[str, Any]:
         "turn": game.turn,
         "phase": game.phase,
         "dice": list(game.dice) if game.dice else None,
+        "roll": game.roll,
+        "rolls": game.rolls,
         "steps": [step_to_wire(step) for step in game.steps],
         "turn_number": game.turn_number,
         "white_has_moved": game.white_has_moved,

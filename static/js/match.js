@@ -1,6 +1,7 @@
 // The live match page (docs/protocol.md). The session (match/session.js: the protocol client and
 // the match state with its optimistic steps) runs the match; this module gives it a screen
 // (match/view.js), buttons (match/controls.js) and the page's translated strings.
+import { FairnessPanel, newClientSeed } from "./fairness.js";
 import { readStrings, translator } from "./strings.js";
 import { Alerts, alertsFor, lowTimeDue } from "./match/alerts.js";
 import { awayState } from "./match/away.js";
@@ -70,7 +71,8 @@ export class MatchApp {
         if (!window.confirm(this.t("confirm_leave")) || !this.session.send("leave")) return;
         setTimeout(() => window.location.assign("/play/"), LEAVE_FALLBACK_MS);
       },
-      rematch: () => this.session.send("rematch"),
+      // The rematch is a new sitting down: this browser contributes a fresh client seed.
+      rematch: () => this.session.send("rematch", { client_seed: newClientSeed() }),
       decline: () => this.session.send("rematch_decline"),
       flip: () => {
         this.flipped = !this.flipped;
@@ -95,6 +97,13 @@ export class MatchApp {
       },
     });
     this.screen.showSound(this.alerts.muted);
+    const fairRoot = document.getElementById("fairness");
+    this.fairness = fairRoot
+      ? new FairnessPanel(fairRoot, {
+          t: translator({}, readStrings("fairness-strings")),
+          send: (msg) => this.session.socket.send(msg),
+        })
+      : null;
     this.screen.setStatus(this.t("connecting"));
     setInterval(() => this.tick(), CLOCK_TICK_MS);
   }
@@ -150,6 +159,7 @@ export class MatchApp {
     });
     this.alerts.showTurn(this.model.isMyTurn());
     this.tick();
+    this.fairness?.update(this.model.view.match, this.model.mySeat());
   }
 }
 

@@ -1,11 +1,13 @@
 // The site socket of every page (/ws/me/, docs/protocol.md "The site socket"): a direct challenge
 // appears as a small notice with Accept and Decline, and lapses with its two minutes.
+import { newClientSeed } from "./fairness.js";
+
 const root = document.getElementById("site-notices");
 const strings = JSON.parse(document.getElementById("notice-strings").textContent);
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, key) => (key in values ? values[key] : `{${key}}`));
 const notices = new Map(); // match id -> {element, timer}
 
-function postButton(action, text, className) {
+function postButton(action, text, className, fields = {}) {
   const form = document.createElement("form");
   form.method = "post";
   form.action = action;
@@ -21,7 +23,15 @@ function postButton(action, text, className) {
   button.type = "submit";
   button.className = className;
   button.textContent = text;
-  form.append(csrf, next, button);
+  form.append(csrf, next);
+  for (const [name, value] of Object.entries(fields)) {
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  form.append(button);
   return form;
 }
 
@@ -50,7 +60,7 @@ function showChallenge(c) {
   clock.className = "muted";
   const buttons = document.createElement("div");
   buttons.className = "actions";
-  buttons.append(postButton(c.accept_url, strings.accept, "primary"), postButton(c.decline_url, strings.decline, "quiet"));
+  buttons.append(postButton(c.accept_url, strings.accept, "primary", { client_seed: newClientSeed() }), postButton(c.decline_url, strings.decline, "quiet"));
   element.append(text, clock, buttons);
   root.append(element);
   const ends = Date.now() + c.expires_in * 1000;

@@ -1,6 +1,7 @@
 // Quick pairing on the Play page over the lobby socket (docs/protocol.md "Quick pairing"): the
 // tiles join a pool, the waiting panel shows the pool's size, the time waited and the ratings
 // accepted now, and a pair 400 points or more apart asks for a confirmation within 15 s.
+import { newClientSeed } from "./fairness.js";
 
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, key) => (key in values ? values[key] : `{${key}}`));
 
@@ -56,7 +57,8 @@ export class PoolPanel {
   join(key) {
     this.error("");
     this.note("");
-    this.send({ type: "pool_join", pool: key });
+    // Sitting down: this browser contributes the client seed for the dice (games/fairness).
+    this.send({ type: "pool_join", pool: key, client_seed: newClientSeed() });
   }
 
   answer(accept) {

@@ -1,5 +1,6 @@
 // The replay page of a finished match: steps through the turns of each game (board.js draws).
 import { BoardView, fillPlayerBars } from "./board.js";
+import { FairnessPanel } from "./fairness.js";
 import { formatOpening, moveListItem, moveWords } from "./notation.js";
 import { borneOff, diceToPlay, pipCount, stepsToMoves } from "./points.js";
 import { readStrings, translator } from "./strings.js";
@@ -218,6 +219,11 @@ export async function start(root = document.getElementById("replay-app")) {
     if (!resp.ok) throw new Error(String(resp.status));
     const data = await resp.json();
     const app = new ReplayApp(root, data, { strings });
+    const fairRoot = document.getElementById("fairness");
+    if (fairRoot) {
+      app.fairness = new FairnessPanel(fairRoot, { t: translator({}, readStrings("fairness-strings")) });
+      app.fairness.setExport(data); // verified from the record already loaded: no further request
+    }
     window.replayApp = app;
     root.dataset.ready = "1";
     return app;

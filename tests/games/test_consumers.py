@@ -138,8 +138,9 @@ async def test_events_carry_the_match_if_changed_and_turn_events_the_new_log_ent
         assert event["kind"] == kind and set(event["state"]) == {"game"}  # match unchanged
         version = event["version"]
     event = await next_skipping_acks(socket, "event")
-    entry = {"number": 1, "side": "w", "dice": [4, 2], "steps": [[24, 20, 4], [20, 18, 2]],
-             "by_server": False, "doubled_to": 0}  # fmt: skip
+    # Roll 2 of game 1: the opening roll (6-1) was roll 1 (games/fairness numbering).
+    entry = {"number": 1, "side": "w", "dice": [4, 2], "roll": 2,
+             "steps": [[24, 20, 4], [20, 18, 2]], "by_server": False, "doubled_to": 0}  # fmt: skip
     assert (event["kind"], event["detail"]) == ("turn", {**entry, "passed": False})
     assert set(event["state"]) == {"game"} and event["state"]["game"]["turn"] == "b"
     await socket.send_json_to({"type": "snapshot"})

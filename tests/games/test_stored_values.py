@@ -11,6 +11,7 @@ from django.core.management import call_command
 from games.models import (
     BlockRelease,
     CubeRaise,
+    DiceSource,
     EndReason,
     GameResult,
     GameStarter,
@@ -41,6 +42,7 @@ def test_stored_enum_values_never_change():
     assert BlockRelease.values == ["ahead", "home"]
     assert GameStarter.values == ["winner", "opening_roll"]
     assert CubeRaise.values == ["geometric", "arithmetic"]
+    assert DiceSource.values == ["fair", "fixed", "legacy"]
 
 
 @pytest.mark.django_db

@@ -53,6 +53,7 @@ def site_pages(client, finished_match) -> dict[str, str]:
         "password_reset": reverse("account_reset_password"),
         "home": reverse("home"),
         "rules": reverse("rules"),
+        "fairness": reverse("fairness"),
         "play": reverse("play"),
         "watch": reverse("watch"),
         "leaderboard": reverse("leaderboard"),
@@ -94,6 +95,29 @@ def test_rules_page_is_written_in_each_language_with_the_games_own_words(client,
     for word in RULES_WORDS[code]:
         assert word in page, (code, word)
     assert "Rules of Long Nardy" not in page or code == "en"
+
+
+# Each Fair dice page's title, and the byte layout that must be exact in every language.
+FAIRNESS_TITLES = {
+    "en": "Fair dice: how every roll can be checked",
+    "ru": "Честные кости",
+    "uk": "Чесні кості",
+    "ro": "Zaruri corecte",
+    "el": "Τίμια ζάρια",
+    "sr-latn": "Poštene kockice",
+}
+BYTE_LAYOUT = ["HMAC-SHA256", "SHA-256", "252", "<code>b mod 6 + 1</code>", "alice:bob:1:3"]
+
+
+@pytest.mark.parametrize("code", [code for code, _locale in LANGUAGES] + ["en"])
+def test_fair_dice_page_explains_the_byte_layout_in_each_language(client, code):
+    client.cookies["django_language"] = code
+    page = client.get(reverse("fairness")).content.decode()
+    assert FAIRNESS_TITLES[code] in page
+    for fragment in BYTE_LAYOUT:
+        assert fragment in page, (code, fragment)
+    assert "&lt;client seed 0&gt;" in page or code != "en"
+    assert FAIRNESS_TITLES["en"] not in page or code == "en"
 
 
 def test_choice_labels_take_the_languages_plural_forms(client):

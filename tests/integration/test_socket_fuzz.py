@@ -56,8 +56,17 @@ def any_value(rng: random.Random, depth: int = 0):
         return "".join(chr(rng.randrange(32, 0x2FFF)) for _ in range(rng.randrange(20)))
     if kind in (5, 6):
         return [any_value(rng, depth + 1) for _ in range(rng.randrange(4))]
-    return {rng.choice(["type", "id", "step", "version", "x", "text", "phrase", "mute"]):
-            any_value(rng, depth + 1) for _ in range(rng.randrange(4))}  # fmt: skip
+    keys = ["type", "id", "step", "version", "client_seed", "x", "text", "phrase", "mute"]
+    return {rng.choice(keys): any_value(rng, depth + 1)
+            for _ in range(rng.randrange(4))}  # fmt: skip
+
+
+def hostile_seed(rng: random.Random):
+    """A client seed field (games/fairness): sometimes right, mostly of a wrong shape."""
+    return rng.choice([
+        "good-seed_1", "x" * 64, "x" * 65, "a:b", "", " ", "seed\n", "ш", "🎲", None, 7, 2**64,
+        ["good"], {"seed": "good"}, any_value(rng), "s" * 3000,  # 3000: under the 4 KiB frame limit
+    ])  # fmt: skip
 
 
 def frame(rng: random.Random, version: int, types: list[str]) -> str | bytes:
@@ -107,6 +116,8 @@ def frame(rng: random.Random, version: int, types: list[str]) -> str | bytes:
             command["phrase"] = rng.choice(["good_luck", "thanks", "", "GOOD_LUCK", any_value(rng)])
     if command["type"] == "chat_mute" or rng.random() < 0.05:
         command["mute"] = rng.choice([True, False, 1, 0, "true", None, [True], any_value(rng)])
+    if command["type"] in ("client_seed", "rematch") or rng.random() < 0.2:
+        command["client_seed"] = hostile_seed(rng)
     if rng.random() < 0.1:
         command["x" * rng.randrange(1, 300)] = any_value(rng)
     text = json.dumps(command, ensure_ascii=rng.random() < 0.5)
@@ -136,6 +147,71 @@ def test_hostile_frames_change_nothing_and_every_socket_lives(test_database_name
     assert summary["errors"] > PLAYER_FRAMES and summary["acks"] >= 1, summary
     assert summary["chat"] >= 1, summary  # some chat commands were valid and stored
     assert summary["claims"] == 2 * len(CLAIM_FRAMES), summary
+
+
+CLIENT_SEED_FRAMES = 400
+
+
+def test_hostile_client_seeds_on_an_open_challenge_change_nothing(test_database_name, client):
+    """The creator's `client_seed` command while the challenge is open (issue 19): malformed,
+    wrong-typed, nested, huge and replayed seeds from the creator, and any seed from a spectator,
+    change nothing; a well-formed one from the creator is acked and stored."""
+    site = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="1000000")
+    try:
+        creator = make_user("seed_fuzz")
+        match = services.match_create(creator=creator, turn_seconds=None, rated=False)
+        cookie = session_cookie_for(client, creator)
+        summary = asyncio.run(_fuzz_client_seeds(site, match.pk, cookie))
+    finally:
+        stop_process(site.process)
+    assert summary["acks"] >= 10 and summary["errors"] > CLIENT_SEED_FRAMES // 2, summary
+
+
+def _seed_state(match_id: int) -> tuple[int, str, str]:
+    match = Match.objects.get(pk=match_id)
+    return match.version, match.client_seed_creator, match.status
+
+
+async def _fuzz_client_seeds(site, match_id: int, cookie: str) -> dict[str, int]:
+    from games.fairness import is_client_seed
+
+    rng = random.Random(SEED + 19)
+    url = f"ws://127.0.0.1:{site.port}/ws/matches/{match_id}/"
+    read_state = sync_to_async(_seed_state)
+    counts = {"acks": 0, "errors": 0}
+    async with (
+        connect(url, origin=site.url, additional_headers={"Cookie": cookie}) as creator,
+        connect(url, origin=site.url) as spectator,
+    ):
+        for socket in (creator, spectator):
+            while json.loads(await socket.recv())["type"] != "snapshot":
+                pass
+        last_good = None
+        for number in range(CLIENT_SEED_FRAMES):
+            socket = spectator if number % 5 == 4 else creator
+            seed = last_good if last_good and number % 7 == 0 else hostile_seed(rng)  # replays
+            command = {"type": "client_seed", "id": number, "client_seed": seed}
+            if number % 11 == 0:
+                command = {"type": "client_seed", "id": number}  # the field missing
+            before = await read_state(match_id)
+            sent = json.dumps(command)
+            await socket.send(sent)
+            reply = json.loads(await asyncio.wait_for(socket.recv(), 10))
+            while reply.get("id") != number and reply["type"] in ("event", "presence"):
+                reply = json.loads(await asyncio.wait_for(socket.recv(), 10))
+            after = await read_state(match_id)
+            good = socket is creator and "client_seed" in command and is_client_seed(seed)
+            assert reply.get("code") != "internal", (number, sent, reply)
+            if good:
+                assert reply["type"] == "ack", (number, sent, reply)
+                assert after[1] == seed and after[0] == before[0] + 1, (number, sent)
+                last_good = seed
+                counts["acks"] += 1
+            else:
+                assert reply["type"] == "error", (number, sent, reply)
+                assert after == before, (number, sent)
+                counts["errors"] += 1
+    return counts
 
 
 def _white_to_move(match_id: int) -> bool:
@@ -329,6 +405,8 @@ def pool_frame(rng: random.Random, proposal: int) -> str | bytes:
             [proposal, proposal, proposal + 1, 0, -1, 2**63, 2**64, str(proposal), 1.5, True,
              None, any_value(rng)]
         )  # fmt: skip
+    if rng.random() < 0.5:  # the browser's client seed for the dice (issue 19)
+        command["client_seed"] = hostile_seed(rng)
     if rng.random() < 0.7:
         command["id"] = rng.choice([rng.randrange(1000), "c", any_value(rng), 2**64, "x" * 65])
     text = json.dumps(command, ensure_ascii=rng.random() < 0.5)
@@ -341,7 +419,7 @@ def _pool_state(user_id: int) -> tuple:
     entries = list(
         PoolEntry.objects.filter(user_id=user_id).values_list(
             "rule_set_name", "length", "turn_seconds", "rated", "joined_at", "proposal_id",
-            "accepted",
+            "accepted", "client_seed", "server_seed",
         )
     )  # fmt: skip
     return entries, Proposal.objects.count(), Match.objects.count()

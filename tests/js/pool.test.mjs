@@ -64,7 +64,11 @@ test("pool names and windows read as the tiles do", () => {
 test("a tile joins its pool, the wait is shown and the seconds tick between reports", () => {
   const { root, pool, sent, later } = panel();
   root.tile.click();
-  assert.deepEqual(sent, [{ type: "pool_join", pool: "traditional.1.60.rated" }]);
+  // The browser's client seed for the dice rides with the join (games/fairness): fresh, well formed.
+  assert.equal(sent.length, 1);
+  const { client_seed: seed, ...join } = sent[0];
+  assert.deepEqual(join, { type: "pool_join", pool: "traditional.1.60.rated" });
+  assert.match(seed, /^[0-9a-f]{32}$/);
   assert.equal(pool.receive({ type: "pools", counts: { "traditional.1.60.rated": 3 }, online: 12 }), true);
   assert.equal(root.byId["#online-count"].textContent, "Players online: 12");
   assert.equal(root.count.textContent, "Waiting: 3");

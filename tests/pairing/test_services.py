@@ -41,6 +41,46 @@ def test_two_close_players_are_paired_at_once_into_one_started_match():
     assert PairedWait.objects.filter(match=match).count() == 2
 
 
+def test_a_paired_match_rolls_on_both_browsers_seeds_and_the_first_joiners_server_seed():
+    """Provably fair dice (issue 19): each join brings the browser's client seed and draws a
+    server seed whose hash the waiting player is told; the pair plays on the earlier joiner's
+    server seed, drawn before the later joiner's client seed existed."""
+    from games import selectors
+    from games.fairness import commitment, verify_export
+    from games.protocol import fairness_state
+
+    first, second = rated("ana", 1500), rated("bogdan", 1560)
+    services.pool_join(user=first, pool=TRADITIONAL_1_60, client_seed="ana-browser_1")
+    entry = PoolEntry.objects.get(user=first)
+    told = services.status_payload(entry, timezone.now())
+    assert told["client_seed"] == "ana-browser_1"
+    assert told["server_seed_hash"] == commitment(entry.server_seed)
+    assert entry.server_seed not in str(told)
+    services.pool_join(user=second, pool=TRADITIONAL_1_60, client_seed="bogdan-2")
+    (match,) = matches_of(first)
+    assert (match.client_seed_creator, match.client_seed_opponent) == ("ana-browser_1", "bogdan-2")
+    assert match.server_seed == entry.server_seed
+    assert match.dice_source == "fair"
+    assert fairness_state(match)["server_seed"] is None  # not before the end
+    game_services.match_resign(user=second, match_id=match.pk)
+    match.refresh_from_db()
+    report = verify_export(selectors.match_export(match))
+    assert report.ok and report.checks, report.problems  # the opening roll at least, recomputed
+
+
+@pytest.mark.parametrize("seed", ["", "a:b", "x" * 65, "ш", 7, None, ["s"], {"s": 1}])
+def test_a_malformed_client_seed_is_refused_or_replaced_and_joins_nothing(seed):
+    user = rated("ana", 1500)
+    if seed in ("", None):  # missing: the server draws one, as for a challenge
+        services.pool_join(user=user, pool=TRADITIONAL_1_60, client_seed=seed)
+        assert len(PoolEntry.objects.get(user=user).client_seed) == 32
+        return
+    with pytest.raises(CommandError) as refused:
+        services.pool_join(user=user, pool=TRADITIONAL_1_60, client_seed=seed)
+    assert refused.value.code == "bad_field"
+    assert not PoolEntry.objects.exists()
+
+
 def test_players_far_apart_wait_until_both_windows_reach_the_gap():
     first, second = rated("ana", 1500), rated("bogdan", 1750)
     services.pool_join(user=first, pool=TRADITIONAL_1_60)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -23,6 +22,7 @@ from games.rules import (
 )
 from games.rules import match as engine
 from games.rules.match import (
+    DiceSource,
     GameOver,
     MatchOver,
     MatchRuleError,
@@ -36,13 +36,30 @@ from games.rules.match import (
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def pairs(*values: tuple[int, int]) -> Iterator[tuple[int, int]]:
-    return iter(values)
+def pairs(*values: tuple[int, int]) -> DiceSource:
+    """Dice in the order given, whatever the roll number (the engine's numbering is checked by
+    numbered())."""
+    queue = iter(values)
+
+    def draw(game: int, roll: int) -> tuple[int, int]:
+        try:
+            return next(queue)
+        except StopIteration:
+            raise AssertionError("the operation drew more dice than the test gave") from None
+
+    return draw
 
 
-def random_pairs(rng: random.Random) -> Iterator[tuple[int, int]]:
-    while True:
-        yield (rng.randint(1, 6), rng.randint(1, 6))
+def random_pairs(rng: random.Random, asked: list | None = None) -> DiceSource:
+    """Random dice; each (game, roll number) the engine asks for is noted in ``asked``."""
+
+    def draw(game: int, roll: int) -> tuple[int, int]:
+        pair = (rng.randint(1, 6), rng.randint(1, 6))
+        if asked is not None:
+            asked.append((game, roll, pair))
+        return pair
+
+    return draw
 
 
 def new_state(**rules: object) -> MatchState:
@@ -237,11 +254,11 @@ MATCH_SETTINGS = settings(
 
 
 def play_match(
-    seed: int, rules: dict[str, object], *, hostile: bool
+    seed: int, rules: dict[str, object], *, hostile: bool, asked: list | None = None
 ) -> tuple[MatchState, MatchState, list[engine.Event]]:
     """Random legal play to the end; with ``hostile`` also undos, timeouts and resigning."""
     rng = random.Random(seed)
-    dice = random_pairs(rng)
+    dice = random_pairs(rng, asked)
     auto_roll = frozenset(seat for seat in (0, 1) if rng.random() < 0.3)
     first = new_state(**rules)
     state, log = engine.begin(first, dice=dice, now=T0, auto_roll=auto_roll)
@@ -321,3 +338,43 @@ def test_random_legal_play_ends_with_a_winner_and_the_sum_of_game_points(seed, r
     assert final.score.points == tuple(points)
     assert points[final.winner_seat] >= final.rules.match_length > points[1 - final.winner_seat]
     assert sum(isinstance(event, MatchOver) for event in log) == 1
+
+
+@MATCH_SETTINGS
+@given(st.integers(0, 2**32), rules_strategy)
+def test_every_roll_is_numbered_from_one_in_each_game_and_recorded(seed, rules) -> None:
+    """The dice source is asked for rolls 1, 2, 3, ... of each game in turn, opening ties
+    included (games/fairness keys each roll by them), and every roll drawn is in the events
+    with its number: the opening's ties and deciding roll, then each Rolled."""
+    asked: list[tuple[int, int, tuple[int, int]]] = []
+    _first, final, log = play_match(
+        seed, rules, hostile=rules["turn_seconds"] is not None, asked=asked
+    )
+    by_game: dict[int, list[int]] = {}
+    for game, roll, _pair in asked:
+        by_game.setdefault(game, []).append(roll)
+    for rolls in by_game.values():
+        assert rolls == list(range(1, len(rolls) + 1))
+    recorded: list[tuple[int, int, tuple[int, int]]] = []
+    game_number = 0
+    for event in log:
+        if isinstance(event, Started):
+            game_number = event.game
+            if event.opening is not None:
+                ties = event.opening.ties
+                recorded += [(game_number, n, tie) for n, tie in enumerate(ties, start=1)]
+                opening = {event.opening.white, event.opening.black}
+                deciding = next(
+                    pair for g, r, pair in asked if (g, r) == (game_number, len(ties) + 1)
+                )
+                assert set(deciding) == opening
+                recorded.append((game_number, len(ties) + 1, deciding))
+        elif isinstance(event, Rolled) and (game_number, event.roll) not in {
+            (g, r) for g, r, _ in recorded
+        }:
+            recorded.append((game_number, event.roll, event.dice))
+        elif isinstance(event, TurnEnded):
+            assert event.roll is not None
+    assert recorded == asked
+    assert final.game is not None
+    assert final.game.rolls == by_game.get(final.game.number, [0])[-1]

@@ -28,15 +28,12 @@ from games.rules.clock import (
     turn_deadline,
 )
 from games.rules.match import MatchOver, MatchState, Stepped, TimedOut, TurnEnded
+from tests.rules.test_match import pairs
 from tests.rules.test_properties import PROPERTY_SETTINGS, dice_strategy, positions
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 NARDEON = TimeControl("nardeon")
 OMERTA = TimeControl("omerta")
-
-
-def pairs(*values: tuple[int, int]):
-    return iter(values)
 
 
 def seconds(value: float) -> timedelta:

@@ -4,9 +4,11 @@
 ``MatchState`` is a frozen value. Every operation a match has (``begin``, ``roll``, ``step``,
 ``undo``, ``timeout``, ``resign``, ``claim_abandoned``, ``ban``, ``abort``, ``cancel``, and the
 cube's ``double``, ``take``, ``drop``) takes the state, the dice it may need and "now", and
-returns ``(new state, events)``. Nothing here reads a clock or rolls a die: dice come in as an
-iterator of pairs (the opening roll may need several after ties, an automatic roll one more), and
-every pair drawn is recorded in an event.
+returns ``(new state, events)``. Nothing here reads a clock or rolls a die: dice come from a
+function of (game number, roll number), the engine numbering each game's rolls from 1 (the opening
+roll may need several after ties, an automatic roll one more, a dropped double the next game's
+opening roll), and every roll drawn is recorded in an event with its number (games/fairness
+recomputes them).
 
 Each operation only *decides* which events happen; ``apply_event`` is the one function that
 changes a state, so replaying a match's events from its first state gives its final state
@@ -50,7 +52,7 @@ from .operations import (
 from .state import (
     MAX_AUTOMATIC_ROLLS,
     TIMEOUTS_TO_LOSE,
-    DicePairs,
+    DiceSource,
     EndReason,
     GameState,
     MatchRuleError,
@@ -68,7 +70,7 @@ __all__ = [
     "CubeDropped",
     "CubeOffered",
     "CubeTaken",
-    "DicePairs",
+    "DiceSource",
     "EndReason",
     "Event",
     "GameOver",

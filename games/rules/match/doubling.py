@@ -10,11 +10,13 @@ from datetime import datetime
 from ..cube import raised_value
 from .events import CubeOffered, CubeTaken, Event
 from .operations import Run, drop_double, maybe_auto_roll, play_for_mover, require_mover
-from .state import DicePairs, GameState, MatchRuleError, MatchState
+from .state import DiceSource, GameState, MatchRuleError, MatchState
 
 
-def _no_dice() -> DicePairs:
-    return iter(())
+def _no_dice(game: int, roll: int) -> tuple[int, int]:
+    """The source of an operation that must draw no dice (a double; a take the doubler rolls
+    after by hand)."""
+    raise ValueError(f"the operation needs dice (game {game}, roll {roll}) and none were given")
 
 
 def double(state: MatchState, *, seat: int, now: datetime) -> tuple[MatchState, list[Event]]:
@@ -24,7 +26,7 @@ def double(state: MatchState, *, seat: int, now: datetime) -> tuple[MatchState, 
         raise MatchRuleError("cube_not_allowed", "this match is played without the cube")
     if not state.may_double(seat):
         raise MatchRuleError(*_refusal(state, game, seat))
-    run = Run(state, now, _no_dice(), frozenset())
+    run = Run(state, now, _no_dice, frozenset())
     value = raised_value(game.cube_value, state.rules)
     run.emit(CubeOffered(seat=game.mover_seat, side=game.turn, value=value, at=now))
     return run.result()
@@ -56,12 +58,12 @@ def _answerer(state: MatchState, seat: int) -> GameState:
 
 def take(
     state: MatchState, *, seat: int, now: datetime, auto_roll: frozenset[int] = frozenset(),
-    dice: DicePairs | None = None, forced: frozenset[int] = frozenset(),
+    dice: DiceSource | None = None, forced: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """The opponent takes: the cube is raised and theirs; the doubler rolls next (the server
     rolls and plays at once for a timed-out doubler whose double was the auto-move)."""
     game = _answerer(state, seat)
-    run = Run(state, now, dice if dice is not None else _no_dice(), auto_roll, forced)
+    run = Run(state, now, dice if dice is not None else _no_dice, auto_roll, forced)
     value = raised_value(game.cube_value, state.rules)
     run.emit(CubeTaken(seat=seat, side=game.side_of_seat(seat), value=value, at=now))  # type: ignore[arg-type]
     if game.cube_offer_by_server:
@@ -72,7 +74,7 @@ def take(
 
 
 def drop(
-    state: MatchState, *, seat: int, now: datetime, dice: DicePairs,
+    state: MatchState, *, seat: int, now: datetime, dice: DiceSource,
     auto_roll: frozenset[int] = frozenset(), forced: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """The opponent drops: the game is lost at the stake before the offer (``dice`` serve the

@@ -37,6 +37,7 @@ class Started:
 class Rolled:
     side: Side
     dice: tuple[int, int]
+    roll: int  # its roll number in the game (the opening's, when the starter plays that roll)
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class TurnEnded:
     side: Side
     seat: Seat
     dice: tuple[int, int]
+    roll: int | None  # the roll number of ``dice``
     steps: StepSequence
     board_after: Board
     by_server: bool
@@ -180,15 +182,20 @@ def _apply_started(state: MatchState, event: Started) -> MatchState:
         )
     if event.crawford:
         state = dataclasses.replace(state, crawford_game=event.game)
+    rolls = len(event.opening.ties) + 1 if event.opening is not None else 0
     game = GameState(
         number=event.game, white_seat=event.white_seat, opening=event.opening,
-        turn_started_at=event.at, clock_started_at=event.at,
+        turn_started_at=event.at, clock_started_at=event.at, rolls=rolls,
     )  # fmt: skip
     return _with_deadline(state, game)
 
 
 def _apply_rolled(state: MatchState, event: Rolled) -> MatchState:
-    return _replace_game(state, dice=event.dice, phase="move", steps=())
+    assert state.game is not None
+    rolls = max(state.game.rolls, event.roll)
+    return _replace_game(
+        state, dice=event.dice, roll=event.roll, rolls=rolls, phase="move", steps=()
+    )
 
 
 def _apply_stepped(state: MatchState, event: Stepped) -> MatchState:
@@ -225,7 +232,7 @@ def _apply_turn_ended(state: MatchState, event: TurnEnded) -> MatchState:
         return _replace_game(state, phase="over", **moved)
     game = dataclasses.replace(
         game, **moved, turn=opponent_of(event.side), turn_number=game.turn_number + 1, dice=None,
-        steps=(), phase="roll", turn_board=game.board, turn_started_at=event.finished_at,
+        roll=None, steps=(), phase="roll", turn_board=game.board, turn_started_at=event.finished_at,
         turn_doubled_to=0, clock_started_at=event.finished_at, steps_timed=0,
     )  # fmt: skip
     return _with_deadline(state, game)

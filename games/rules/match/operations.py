@@ -38,7 +38,7 @@ from .events import (
 from .state import (
     MAX_AUTOMATIC_ROLLS,
     TIMEOUTS_TO_LOSE,
-    DicePairs,
+    DiceSource,
     GameState,
     MatchRuleError,
     MatchState,
@@ -57,7 +57,7 @@ class Run:
 
     state: MatchState
     now: datetime
-    dice: DicePairs
+    dice: DiceSource
     auto_roll: frozenset[int]
     forced: frozenset[int] = frozenset()  # seats whose forced turns the server plays at once
     events: list[Event] = field(default_factory=list)
@@ -76,15 +76,18 @@ class Run:
         return self.state, self.events
 
 
-def _draw(run: Run) -> tuple[int, int]:
-    try:
-        first, second = next(run.dice)
-    except StopIteration:
-        raise ValueError("the operation needs dice and none were given") from None
+def _draw(run: Run, game: int, roll: int) -> tuple[int, int]:
+    first, second = run.dice(game, roll)
     for die in (first, second):
         if type(die) is not int or not 1 <= die <= 6:
             raise ValueError(f"a die is 1..6, got {die!r}")
     return first, second
+
+
+def _draw_next(run: Run) -> tuple[tuple[int, int], int]:
+    """The next roll of the game being played, with its roll number."""
+    roll = run.game.rolls + 1
+    return _draw(run, run.game.number, roll), roll
 
 
 def _start_game(run: Run, number: int, starter: Seat | None) -> None:
@@ -101,7 +104,7 @@ def _start_game(run: Run, number: int, starter: Seat | None) -> None:
         return
     ties: list[tuple[int, int]] = []
     while True:
-        pair = _draw(run)
+        pair = _draw(run, number, len(ties) + 1)
         winner = opening_winner(*pair)
         if winner is not None:
             break
@@ -113,14 +116,14 @@ def _start_game(run: Run, number: int, starter: Seat | None) -> None:
     )  # fmt: skip
     first_dice = first_turn_dice(run.state.rules, (high, low))
     if first_dice is not None:
-        _set_dice(run, first_dice, by_server=False)
+        _set_dice(run, first_dice, len(ties) + 1, by_server=False)
     else:
         maybe_auto_roll(run)
 
 
-def _set_dice(run: Run, dice: tuple[int, int], *, by_server: bool) -> None:
+def _set_dice(run: Run, dice: tuple[int, int], roll: int, *, by_server: bool) -> None:
     run.rolls += 1
-    run.emit(Rolled(side=run.game.turn, dice=dice))
+    run.emit(Rolled(side=run.game.turn, dice=dice, roll=roll))
     turn = run.state.turn_state()
     assert turn is not None
     if not legal_next_steps(turn):  # the roll is shown and the turn passes (RULES.md item 3)
@@ -160,7 +163,7 @@ def maybe_auto_roll(run: Run) -> None:
     if run.state.may_double(game.mover_seat):
         return
     if game.mover_seat in run.auto_roll:
-        _set_dice(run, _draw(run), by_server=False)
+        _set_dice(run, *_draw_next(run), by_server=False)
 
 
 def _play_step(run: Run, step: Step, *, by_server: bool) -> None:
@@ -179,7 +182,7 @@ def _end_turn(run: Run, *, by_server: bool) -> None:
     run.emit(
         TurnEnded(
             number=game.turn_number, side=game.turn, seat=game.mover_seat, dice=game.dice,
-            steps=game.steps, board_after=game.board, by_server=by_server,
+            roll=game.roll, steps=game.steps, board_after=game.board, by_server=by_server,
             started_at=game.turn_started_at, finished_at=run.now,
             doubled_to=game.turn_doubled_to,
         )
@@ -248,7 +251,7 @@ def _require_turn(state: MatchState, seat: int, phase: Phase) -> GameState:
 
 
 def begin(
-    state: MatchState, *, dice: DicePairs, now: datetime, auto_roll: frozenset[int] = frozenset(),
+    state: MatchState, *, dice: DiceSource, now: datetime, auto_roll: frozenset[int] = frozenset(),
     forced: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """Both seats are filled: game 1 starts with the opening roll."""
@@ -259,19 +262,19 @@ def begin(
 
 
 def roll(
-    state: MatchState, *, seat: int, dice: DicePairs, now: datetime,
+    state: MatchState, *, seat: int, dice: DiceSource, now: datetime,
     auto_roll: frozenset[int] = frozenset(), forced: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """The mover rolls; a roll with no legal step is shown and the turn passes by itself, and a
     roll with one legal turn is played at once for a seat in ``forced``."""
     _require_turn(state, seat, "roll")
     run = Run(state, now, dice, auto_roll, forced)
-    _set_dice(run, _draw(run), by_server=False)
+    _set_dice(run, *_draw_next(run), by_server=False)
     return run.result()
 
 
 def step(
-    state: MatchState, *, seat: int, step: Step, dice: DicePairs, now: datetime,
+    state: MatchState, *, seat: int, step: Step, dice: DiceSource, now: datetime,
     auto_roll: frozenset[int] = frozenset(), forced: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """One step of the mover's turn; after the last possible one the turn passes by itself
@@ -294,7 +297,7 @@ def undo(state: MatchState, *, seat: int) -> tuple[MatchState, list[Event]]:
 
 
 def timeout(
-    state: MatchState, *, dice: DicePairs, now: datetime, auto_roll: frozenset[int] = frozenset(),
+    state: MatchState, *, dice: DiceSource, now: datetime, auto_roll: frozenset[int] = frozenset(),
     forced: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """The running clock ran out (``now`` is at or past the deadline): the mover's, or the
@@ -342,7 +345,7 @@ def play_for_mover(run: Run) -> None:
     """The server rolls if needed and plays the rest of the mover's turn with the chooser."""
     turn = run.state.open_turn()
     if run.game.phase == "roll":
-        _set_dice(run, _draw(run), by_server=True)
+        _set_dice(run, *_draw_next(run), by_server=True)
     if run.state.open_turn() == turn:  # not passed by the roll itself
         current = run.state.turn_state()
         assert current is not None

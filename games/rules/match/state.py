@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
@@ -23,7 +23,9 @@ Status = Literal["open", "active", "finished", "cancelled", "aborted"]
 EndReason = Literal[
     "finished", "resigned", "left", "timeouts", "aborted", "time", "abandoned", "banned"
 ]
-DicePairs = Iterator[tuple[int, int]]
+# The dice: (game number, roll number) -> the roll's two dice. Rolls count from 1 in each game,
+# the opening roll's ties included; the server's source is games/fairness (provably fair dice).
+DiceSource = Callable[[int, int], tuple[int, int]]
 
 # The third timeout in a match loses it (RULES.md "Platform rules").
 TIMEOUTS_TO_LOSE = 3
@@ -63,6 +65,8 @@ class GameState:
     turn: Side = "w"
     phase: Phase = "roll"
     dice: tuple[int, int] | None = None
+    roll: int | None = None  # the roll number of ``dice`` (games/fairness)
+    rolls: int = 0  # rolls drawn in this game so far, opening ties included
     steps: StepSequence = ()
     turn_number: int = 1
     white_has_moved: bool = False

@@ -175,7 +175,7 @@ export class MatchSession {
   }
 
   /** Commands without a version (protocol.md): abort, resign, leave, rematch, rematch_decline. */
-  send(type) {
-    return type === "leave" ? this.socket.command({ type }) : this.socket.send({ type });
+  send(type, fields = {}) {
+    return type === "leave" ? this.socket.command({ type }) : this.socket.send({ ...fields, type });
   }
 }
