@@ -11,28 +11,18 @@ Figures are printed, never asserted.
 
 from __future__ import annotations
 
-import argparse
 import time
 
-from bench.turn_search import summary
-from games.rules import TurnState, combined_moves, legal_next_steps
-from games.rules.bench import self_play_positions
-from games.rules.ruleset import TOURNAMENT, TRADITIONAL
+from bench.turn_search import self_play_states, summary
+from games.rules import combined_moves, legal_next_steps
 from games.rules.sequences import legal_turns
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--games", type=int, default=20, help="self-play games per rule set")
-    arguments = parser.parse_args()
-    positions = self_play_positions(arguments.seed, arguments.games, TRADITIONAL)
-    positions += self_play_positions(arguments.seed + 1, arguments.games, TOURNAMENT)
+    named, states = self_play_states(__doc__)
     steps_ms: list[float] = []
     combined_ms: list[float] = []
-    for board, side, dice, first_turn, rules in positions:
-        state = TurnState(start_board=board, side=side, dice=dice, first_turn=first_turn,
-                          rules=rules)  # fmt: skip
+    for state in states:
         legal_turns.cache_clear()
         started = time.perf_counter()
         legal_next_steps(state)
@@ -41,9 +31,7 @@ def main() -> int:
         ended = time.perf_counter()
         steps_ms.append((between - started) * 1000)
         combined_ms.append((ended - between) * 1000)
-    print(
-        f"positions: {len(positions)} (seed {arguments.seed}, {arguments.games} games per rule set)"
-    )
+    print(named)
     print(summary("legal_next_steps (cold cache)", steps_ms))
     print(summary("combined_moves after it", combined_ms))
     return 0

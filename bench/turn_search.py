@@ -32,26 +32,36 @@ def summary(label: str, durations_ms: list[float]) -> str:
     )
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def self_play_states(description: str) -> tuple[str, list[TurnState]]:
+    """The command line (``--seed``, ``--games``) and the turn states of that many self-play games
+    per rule set, with the line that names them."""
+    parser = argparse.ArgumentParser(description=description.splitlines()[0])
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--games", type=int, default=20, help="self-play games per rule set")
     arguments = parser.parse_args()
     positions = self_play_positions(arguments.seed, arguments.games, TRADITIONAL)
     positions += self_play_positions(arguments.seed + 1, arguments.games, TOURNAMENT)
+    states = [
+        TurnState(start_board=board, side=side, dice=dice, first_turn=first_turn, rules=rules)
+        for board, side, dice, first_turn, rules in positions
+    ]
+    named = (
+        f"positions: {len(states)} (seed {arguments.seed}, {arguments.games} games per rule set)"
+    )
+    return named, states
+
+
+def main() -> int:
+    named, states = self_play_states(__doc__)
     plain: list[float] = []
     doubles: list[float] = []
-    for board, side, dice, first_turn, rules in positions:
-        state = TurnState(start_board=board, side=side, dice=dice, first_turn=first_turn,
-                          rules=rules)  # fmt: skip
+    for state in states:
         legal_turns.cache_clear()
         started = time.perf_counter()
         legal_next_steps(state)
         elapsed = (time.perf_counter() - started) * 1000
-        (doubles if dice[0] == dice[1] else plain).append(elapsed)
-    print(
-        f"positions: {len(positions)} (seed {arguments.seed}, {arguments.games} games per rule set)"
-    )
+        (doubles if state.dice[0] == state.dice[1] else plain).append(elapsed)
+    print(named)
     print(summary("non-doubles", plain))
     print(summary("doubles", doubles))
     print(summary("all", plain + doubles))

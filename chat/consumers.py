@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from channels.db import DatabaseSyncToAsync
 from django.utils.translation import gettext as _
 
 from chat import selectors, services
+from config.database_thread import in_database_thread
 from games.protocol import Command
 from games.services.errors import CommandError
 
@@ -39,16 +39,11 @@ CHAT_COMMANDS: dict[str, Callable[..., dict[str, Any]]] = {
 }
 
 
-def _in_database_thread(function):
-    # As games.consumers.in_database_thread: a pooled connection, not the shared sync thread.
-    return DatabaseSyncToAsync(function, thread_sensitive=False)
+read_chat = in_database_thread(selectors.chat_for_viewer)
+_read_hidden = in_database_thread(selectors.hidden_authors)
 
 
-read_chat = _in_database_thread(selectors.chat_for_viewer)
-_read_hidden = _in_database_thread(selectors.hidden_authors)
-
-
-@_in_database_thread
+@in_database_thread
 def _run_chat_command(command: Command, user, match_id: int) -> dict[str, Any]:
     return CHAT_COMMANDS[command.type](command, user=user, match_id=match_id)
 

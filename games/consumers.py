@@ -1,7 +1,8 @@
-"""Match and lobby sockets: authenticate, parse, call a service, answer the sender, relay events.
+"""The match socket: authenticate, parse, call a service, answer the sender, relay events.
 
 No rules and no ORM here (CONVENTIONS.md): services do the writes, selectors the reads, both
-through `in_database_thread` (which closes stale connections around every call).
+through `in_database_thread` (which closes stale connections around every call). The lobby's
+socket is games/lobby_socket.py.
 """
 
 from __future__ import annotations
@@ -9,23 +10,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import weakref
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from accounts.consumers import SiteSocket, echo_id
+from accounts.consumers import SiteSocket
 from chat.consumers import CHAT_COMMANDS, ChatSocketMixin, read_chat
 from config import metrics
+from config.database_thread import in_database_thread
 from config.log_format import bind_play
-from config.wire import json_text
 from games import presence, selectors, services
 from games.events import (
-    LOBBY_GROUP,
     deferred_publishing,
     publish_async,
     publish_match_message,
@@ -37,19 +35,7 @@ from games.protocol import Command, ProtocolError, parse_command
 log = logging.getLogger(__name__)
 
 
-def in_database_thread(function):
-    """Run `function` in a worker thread with a fresh database connection from the pool.
-
-    Not thread-sensitive: channels' default runs every socket's database work of a process on one
-    shared thread, so a step waited behind all others (bench/live_load.py). Services lock the match
-    row, so commands for one match stay serialised; stale connections are closed around each call
-    (channels.db.DatabaseSyncToAsync).
-    """
-    return DatabaseSyncToAsync(function, thread_sensitive=False)
-
-
 CLOSE_NOT_FOUND = 4404
-LOBBY_DEBOUNCE_SECONDS = 0.5
 SNAPSHOT_WINDOW_SECONDS = 60.0
 
 
@@ -361,99 +347,3 @@ _read_snapshot = in_database_thread(selectors.match_snapshot)
 @in_database_thread
 def _run_command(socket: MatchSocket, command: Command, user):
     return socket.run_collecting(command, user)
-
-
-async def _read_lobby() -> tuple[dict[str, Any], str]:
-    state = await in_database_thread(selectors.lobby_state)()
-    counts = await presence.spectator_counts([match["id"] for match in state["live"]])
-    for match in state["live"]:
-        match["spectators"] = counts.get(match["id"], 0)
-    return state, json_text(state)
-
-
-# The lobby as last read by this process, shared by all its lobby sockets: a burst of changes
-# makes one read per process, not one per watching socket.
-_lobby_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[float, asyncio.Task]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-async def shared_lobby() -> tuple[dict[str, Any], str]:
-    """The lobby state and its text (the state is shared: copy before changing it)."""
-    loop = asyncio.get_running_loop()
-    read = _lobby_reads.get(loop)
-    if read is None or time.monotonic() - read[0] > LOBBY_DEBOUNCE_SECONDS:
-        read = (time.monotonic(), loop.create_task(_read_lobby()))
-        _lobby_reads[loop] = read
-    return await asyncio.shield(read[1])
-
-
-class LobbySocket(SiteSocket):
-    """`/ws/lobby/`: open challenges and live matches for the Play and Watch pages, the pools'
-    sizes, and quick pairing for the player on the Play page (pairing/socket.py)."""
-
-    _pending: asyncio.Task | None = None
-    _rating: int | None = None
-
-    async def on_open(self) -> None:
-        from pairing.socket import PoolSeat
-
-        self.pool_seat = PoolSeat(self)
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        if self.user is not None:
-            self._rating = await in_database_thread(_rating_of)(self.user.pk)
-        await self._send_lobby()
-        await self.pool_seat.opened()
-
-    async def on_close(self) -> None:
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
-        if self._pending is not None:
-            self._pending.cancel()
-        seat = getattr(self, "pool_seat", None)
-        if seat is not None:
-            await seat.closed()
-
-    async def _send_lobby(self) -> None:
-        state, text = await shared_lobby()
-        user = self.user
-        if user is not None:
-            # Only the challenges this player may accept (their rating inside the range).
-            visible = selectors.challenges_visible(
-                state["open"], username=user.username, rating=self._rating
-            )
-            if len(visible) != len(state["open"]):
-                text = json_text({**state, "open": visible})
-        await self.send(text_data=text)
-
-    async def on_notify(self, payload: dict[str, Any]) -> None:
-        await self.pool_seat.notified(payload)
-
-    async def pool_counts(self, message: dict[str, Any]) -> None:
-        from pairing.socket import pools_message
-
-        await self.send_json(await pools_message())
-
-    async def lobby_changed(self, message: dict[str, Any]) -> None:
-        # Many changes in a burst (games ending under load) make one refresh.
-        if self._pending is None or self._pending.done():
-            self._pending = asyncio.create_task(self._refresh_later())
-
-    async def _refresh_later(self) -> None:
-        await asyncio.sleep(LOBBY_DEBOUNCE_SECONDS)
-        await self._send_lobby()
-
-    async def handle(self, message: dict[str, Any]) -> None:
-        from pairing.socket import COMMANDS
-
-        if message["type"] == "ping":
-            await self.send_json({"type": "pong", "id": echo_id(message)})
-        elif message["type"] in COMMANDS:
-            await self.pool_seat.command(message)
-        else:
-            await super().handle(message)
-
-
-def _rating_of(user_id: int) -> int:
-    from ratings.selectors import ratings_of
-
-    return ratings_of([user_id])[user_id].value

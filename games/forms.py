@@ -6,7 +6,6 @@ from django.utils.translation import ngettext
 
 from accounts.models import BotLevel
 from games.models import (
-    MATCH_LENGTHS,
     RESERVE_SECONDS_CHOICES,
     TURN_SECONDS_CHOICES,
     BlockRelease,
@@ -18,7 +17,7 @@ from games.models import (
     SingleDie,
     TimeControl,
 )
-from games.rules.ruleset import PRESETS
+from games.rules.ruleset import MATCH_LENGTHS, PRESETS
 
 MAX_RATING = 3000  # a rating range's ends (PositiveSmallIntegerField columns)
 

@@ -6,8 +6,9 @@ rules are decided by the pure engine (games/rules/match), the rows are written t
 and the versioned events are published after commit. A refused command raises `CommandError` and
 changes nothing.
 
-- `lifecycle.py`: create, accept, cancel, resign or leave, claim an abandoned match, rematch, the
-  end of a banned player's matches;
+- `lifecycle.py`: create, accept, cancel, a client seed, a paired match's start, rematch;
+- `endings.py`: resign or leave, claim an abandoned match, abort, the end of a banned player's
+  matches;
 - `play.py`: roll, step, undo, and the cube's double, take and drop;
 - `clocks.py`: turn deadlines and stale matches.
 """
@@ -20,18 +21,20 @@ from games.services.clocks import (
     game_deadlines_due,
     matches_close_stale,
 )
+from games.services.endings import (
+    match_abort,
+    match_claim_abandoned,
+    match_resign,
+    matches_end_for_ban,
+)
 from games.services.errors import CommandError
 from games.services.lifecycle import (
-    match_abort,
     match_accept,
     match_cancel,
-    match_claim_abandoned,
     match_client_seed,
     match_create,
     match_rematch_decline,
     match_rematch_offer,
-    match_resign,
-    matches_end_for_ban,
 )
 from games.services.play import (
     game_cube_double,

@@ -1,4 +1,5 @@
-"""A match's life outside the board: create, accept, cancel, resign or leave, rematch.
+"""A match's life outside the board: create, accept or cancel a challenge, start, rematch (its
+endings are games/services/endings.py).
 
 Each command opens `transaction.atomic()` and locks the Match row first (`context.locked`); the
 rules of what happens are the engine's (games/rules/match), a refused command raises
@@ -13,11 +14,9 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import presence
 from games.fairness import is_client_seed, new_client_seed, new_server_seed
 from games.models import EndReason, Match, MatchStatus, TimeControl, rule_columns
 from games.rules import RuleSet, rule_set
@@ -274,56 +273,6 @@ def begin_first_game(context: Locked) -> None:
     )
 
 
-def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:
-    """Resigning (or leaving the table) loses the whole match (RULES.md). Locks the match row."""
-    with transaction.atomic():
-        context = locked(match_id)
-        seat = context.seat_of(user)
-        context.run(
-            lambda state: engine.resign(state, seat=seat, now=context.now, left_table=left_table)
-        )
-        context.save()
-    return context.match
-
-
-def match_claim_abandoned(*, user, match_id: int) -> Match:
-    """Claim the match of an opponent who has been away longer than the reconnect window (issue
-    17): a win, reason `abandoned`, rated as the match was. Locks the match row; refused while the
-    opponent is at the table or still within the window (games/presence.py). A bot has no socket
-    but never leaves (issue 16): it is always at the table."""
-    with transaction.atomic():
-        context = locked(match_id)
-        seat = context.seat_of(user)
-        if context.match.status != MatchStatus.ACTIVE:
-            raise CommandError("match_not_active", _("This match is not being played."))
-        if context.match.player_id(1 - seat) in context.bot_levels:
-            raise CommandError("opponent_present", _("Your opponent is at the table."))
-        away_ms = presence.seat_away_ms(match_id, 1 - seat)
-        if away_ms is None:
-            raise CommandError("opponent_present", _("Your opponent is at the table."))
-        window_ms = settings.RECONNECT_WINDOW_SECONDS * 1000
-        if away_ms < window_ms:
-            raise CommandError(
-                "reconnect_window",
-                _("Your opponent may still come back: %(seconds)s s left.")
-                % {"seconds": (window_ms - away_ms + 999) // 1000},
-            )
-        context.run(lambda state: engine.claim_abandoned(state, seat=seat, now=context.now))
-        context.save()
-    return context.match
-
-
-def match_abort(*, user, match_id: int) -> Match:
-    """Call the match off before each player has made a first move: no result, unrated, not
-    counted (issue 15); the engine remembers the aborting seat. Locks the match row."""
-    with transaction.atomic():
-        context = locked(match_id)
-        seat = context.seat_of(user)
-        context.run(lambda state: engine.abort_before_start(state, seat=seat, now=context.now))
-        context.save()
-    return context.match
-
-
 def match_start_paired(
     *,
     first_id: int,
@@ -399,36 +348,6 @@ def match_rematch_offer(*, user, match_id: int, client_seed: str | None = None) 
         context.record("rematch", {"match_id": new_match.pk})
         context.save()
     return match
-
-
-def matches_end_for_ban(*, user_id: int) -> list[int]:
-    """A moderator banned the user (moderation.services.user_ban, inside its transaction): each
-    active match of theirs ends at once as their loss (reason `banned`, rated as the match was),
-    their open challenges are withdrawn. Locks each match row in turn (`context.locked`); the
-    events are published after commit, so the opponent sees why. Returns the match ids ended."""
-    ended = []
-    mine = Match.objects.filter(
-        Q(creator_id=user_id) | Q(opponent_id=user_id),
-        status__in=[MatchStatus.ACTIVE, MatchStatus.OPEN],
-    ).order_by("pk")
-    for match_id in mine.values_list("pk", flat=True):
-        with transaction.atomic():
-            if _end_for_ban(locked(match_id), user_id):
-                ended.append(match_id)
-    return ended
-
-
-def _end_for_ban(context: Locked, user_id: int) -> bool:
-    match, now = context.match, context.now
-    if match.status == MatchStatus.ACTIVE:
-        seat = match.seat_of(user_id)
-        context.run(lambda state: engine.ban(state, seat=seat, now=now))  # type: ignore[arg-type]
-    elif match.status == MatchStatus.OPEN:
-        context.run(lambda state: engine.cancel(state, now=now))
-    else:
-        return False  # it ended while we waited for its lock
-    context.save()
-    return True
 
 
 def match_rematch_decline(*, user, match_id: int) -> Match:

@@ -17,6 +17,7 @@ their wire form is games/protocol.py's business.
 """
 
 from .doubling import double, drop, take
+from .endings import abort, abort_before_start, ban, cancel, claim_abandoned, resign
 from .events import (
     Cancelled,
     CubeDropped,
@@ -35,15 +36,9 @@ from .events import (
     replay,
 )
 from .operations import (
-    abort,
-    abort_before_start,
-    ban,
     begin,
-    cancel,
-    claim_abandoned,
     forced_turn,
     require_mover,
-    resign,
     roll,
     step,
     timeout,

@@ -1,6 +1,7 @@
 """The match operations: each decides which events happen and returns (new state, events).
 
-Dice come in as an iterator of pairs and "now" as a value; nothing here rolls or reads a clock.
+Dice come in as a function of (game, roll number) and "now" as a value; nothing here rolls or
+reads a clock. The endings outside the board (resign, ban, claim, abort, cancel) are endings.py.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from ..scoring import (
 from ..sequences import Step, legal_turns
 from ..turn import choose_rest_of_turn, is_turn_complete, legal_next_steps, play_step
 from .events import (
-    Cancelled,
     CubeDropped,
     CubeOffered,
     Event,
@@ -223,14 +223,14 @@ def drop_double(run: Run, *, by_server: bool) -> None:
     finish_game(run, opponent_of(side), DROP_RESULT, game.cube_value)
 
 
-def _require_status(state: MatchState, status: Status, code: str, message: str) -> None:
+def require_status(state: MatchState, status: Status, code: str, message: str) -> None:
     if state.status != status:
         raise MatchRuleError(code, message)
 
 
 def require_mover(state: MatchState, seat: int) -> GameState:
     """The game being played, when ``seat`` is to move in it; MatchRuleError otherwise."""
-    _require_status(state, "active", "match_not_active", "this match is not being played")
+    require_status(state, "active", "match_not_active", "this match is not being played")
     game = state.game
     if game is None or game.phase == "over":
         raise MatchRuleError("match_not_active", "no game is being played")
@@ -255,7 +255,7 @@ def begin(
     forced: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
     """Both seats are filled: game 1 starts with the opening roll."""
-    _require_status(state, "open", "match_not_active", "this challenge is no longer open")
+    require_status(state, "open", "match_not_active", "this challenge is no longer open")
     run = Run(state, now, dice, auto_roll, forced)
     _start_game(run, 1, None)
     return run.result()
@@ -351,61 +351,3 @@ def play_for_mover(run: Run) -> None:
         assert current is not None
         for chosen in choose_rest_of_turn(current):
             _play_step(run, chosen, by_server=True)
-
-
-def resign(
-    state: MatchState, *, seat: int, now: datetime, left_table: bool = False
-) -> tuple[MatchState, list[Event]]:
-    """Resigning, or leaving the table, loses the whole match (RULES.md)."""
-    _require_status(state, "active", "match_not_active", "this match is not being played")
-    event = MatchOver(
-        winner_seat=1 - seat,
-        reason="left" if left_table else "resigned",
-        at=now,  # type: ignore[arg-type]
-    )
-    return apply_event(state, event), [event]
-
-
-def ban(state: MatchState, *, seat: int, now: datetime) -> tuple[MatchState, list[Event]]:
-    """A moderator banned a player: the match ends at once as that seat's loss, like resigning
-    (issue 14), and is rated as it was."""
-    _require_status(state, "active", "match_not_active", "this match is not being played")
-    event = MatchOver(winner_seat=1 - seat, reason="banned", at=now)  # type: ignore[arg-type]
-    return apply_event(state, event), [event]
-
-
-def claim_abandoned(
-    state: MatchState, *, seat: int, now: datetime
-) -> tuple[MatchState, list[Event]]:
-    """``seat`` claims the match of an opponent who stayed away past the reconnect window (issue
-    17; the Serbian seed's minute to come back): a win, reason ``abandoned``. Whether the opponent
-    is away, and for how long, is the site's knowledge (games/presence.py), checked before."""
-    _require_status(state, "active", "match_not_active", "this match is not being played")
-    event = MatchOver(winner_seat=seat, reason="abandoned", at=now)  # type: ignore[arg-type]
-    return apply_event(state, event), [event]
-
-
-def abort(state: MatchState, *, now: datetime) -> tuple[MatchState, list[Event]]:
-    """An active match nobody plays any more ends without a winner (unrated)."""
-    _require_status(state, "active", "match_not_active", "this match is not being played")
-    event = MatchOver(winner_seat=None, reason="aborted", at=now)
-    return apply_event(state, event), [event]
-
-
-def abort_before_start(
-    state: MatchState, *, seat: int, now: datetime
-) -> tuple[MatchState, list[Event]]:
-    """A player calls the match off before each side has made a first move: no winner, unrated,
-    and the aborting seat is remembered (a player who aborts often is kept out of the pool)."""
-    _require_status(state, "active", "match_not_active", "this match is not being played")
-    if not state.abortable:
-        raise MatchRuleError("not_abortable", "both players have moved; resign instead")
-    event = MatchOver(winner_seat=None, reason="aborted", at=now, aborted_by=seat)  # type: ignore[arg-type]
-    return apply_event(state, event), [event]
-
-
-def cancel(state: MatchState, *, now: datetime) -> tuple[MatchState, list[Event]]:
-    """An open challenge is withdrawn before anyone accepts it."""
-    _require_status(state, "open", "match_not_active", "this challenge is no longer open")
-    event = Cancelled(at=now)
-    return apply_event(state, event), [event]

@@ -1,21 +1,18 @@
-"""The match socket's wire format (docs/protocol.md): command parsing and state serialisation.
-
-The engine knows nothing of JSON; this module turns its values into the documented messages and
-turns client frames into typed commands, refusing anything malformed with a `ProtocolError`.
-"""
+"""The `state` of a snapshot and its parts, built from the match rows (docs/protocol.md
+"Snapshot"); the engine knows nothing of JSON."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, TypedDict
 
-from django.utils.translation import gettext as _
-
-from config.wire import valid_id
-from games.fairness import commitment, is_client_seed
+from games.fairness import commitment
+from games.protocol.commands import (
+    WireStep,
+    step_to_wire,
+    steps_from_json,
+)
 from games.rules import (
-    Step,
     TurnState,
     borne_off,
     combined_moves,
@@ -24,120 +21,10 @@ from games.rules import (
     pip_count,
     remaining_dice,
 )
-from games.rules import match as engine
 from games.rules.clock import TimeControl, read_clock
 from games.rules.cube import may_double, raised_value
 from games.rules.ruleset import OPTION_VALUES
 from ratings.models import NEW_PLAYER, ShownRating
-
-COMMAND_TYPES = frozenset(
-    {
-        "roll", "step", "undo", "double", "take", "drop", "resign", "leave", "claim", "abort",
-        "rematch", "rematch_decline", "client_seed", "snapshot", "ping", "chat", "chat_mute",
-    }
-)  # fmt: skip
-# Commands that carry the sender's client seed (games/fairness): required, optional.
-SEEDED_COMMANDS = {"client_seed": True, "rematch": False}
-VERSIONED_COMMANDS = frozenset({"roll", "step", "undo", "double", "take", "drop"})
-
-WireStep = list[int]
-
-
-class ProtocolError(ValueError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-@dataclass(frozen=True)
-class Command:
-    type: str
-    id: str | int | None = None
-    version: int | None = None
-    step: Step | None = None
-    text: str | None = None  # chat: plain text, checked by chat/services.py
-    phrase: str | None = None  # chat: a quick phrase's key
-    mute: bool | None = None  # chat_mute
-    client_seed: str | None = None
-
-
-def parse_command(message: dict[str, Any]) -> Command:
-    """A typed command from a decoded JSON object, or ProtocolError naming what is wrong."""
-    kind = message.get("type")
-    if kind not in COMMAND_TYPES:
-        raise ProtocolError("unknown_type", _("Unknown message type %(type)r.") % {"type": kind})
-    command_id = message.get("id")
-    if command_id is not None and not valid_id(command_id):
-        raise ProtocolError(
-            "bad_field",
-            _("id must be a string of at most 64 characters or an integer within ±2^53."),
-        )
-    version = message.get("version")
-    if kind in VERSIONED_COMMANDS and (type(version) is not int or version < 0):
-        raise ProtocolError("bad_field", _("version must be a non-negative integer."))
-    step = step_from_wire(message.get("step")) if kind == "step" else None
-    chat = _chat_fields(kind, message)
-    return Command(
-        type=kind, id=command_id, version=version if kind in VERSIONED_COMMANDS else None,
-        step=step, client_seed=_client_seed_field(kind, message), **chat,
-    )  # fmt: skip
-
-
-def _client_seed_field(kind: str, message: dict[str, Any]) -> str | None:
-    """The sender's client seed (games/fairness) on the commands that carry one."""
-    client_seed = message.get("client_seed")
-    if kind not in SEEDED_COMMANDS:
-        return None
-    if not (client_seed is None and not SEEDED_COMMANDS[kind]) and not is_client_seed(client_seed):
-        raise ProtocolError(
-            "bad_field",
-            _("client_seed must be 1 to 64 letters (a–z, A–Z), digits, “_” or “-”."),
-        )
-    return client_seed
-
-
-def _chat_fields(kind: str, message: dict[str, Any]) -> dict[str, Any]:
-    """`chat`: exactly one of `text` (a string) and `phrase` (a string); `chat_mute`: `mute`, a
-    boolean. Their values are checked by the chat service."""
-    if kind == "chat":
-        text, phrase = message.get("text"), message.get("phrase")
-        if (text is None) == (phrase is None):
-            raise ProtocolError("bad_field", _("chat needs either text or phrase."))
-        if not isinstance(text if phrase is None else phrase, str):
-            raise ProtocolError("bad_field", _("text and phrase must be strings."))
-        return {"text": text, "phrase": phrase}
-    if kind == "chat_mute":
-        mute = message.get("mute")
-        if type(mute) is not bool:
-            raise ProtocolError("bad_field", _("mute must be true or false."))
-        return {"mute": mute}
-    return {}
-
-
-def step_from_wire(value: object) -> Step:
-    if (
-        not isinstance(value, list)
-        or len(value) != 3
-        or any(type(number) is not int for number in value)
-    ):
-        raise ProtocolError("bad_field", _("step must be [source, destination, die] (integers)."))
-    source, destination, die = value
-    if not (1 <= source <= 24 and 0 <= destination <= 24 and 1 <= die <= 6):
-        raise ProtocolError(
-            "bad_field", _("step out of range: source 1–24, destination 0–24, die 1–6.")
-        )
-    return Step(source, destination, die)
-
-
-def step_to_wire(step: Step) -> WireStep:
-    return [step.source, step.destination, step.die]
-
-
-def steps_from_json(stored: list[list[int]]) -> tuple[Step, ...]:
-    return tuple(Step(*step) for step in stored)
-
-
-# --- State ---------------------------------------------------------------------------------------
 
 
 class PlayerState(TypedDict):
@@ -387,82 +274,3 @@ def move_of_turn(turn) -> MoveState:
         "by_server": turn.by_server,
         "doubled_to": turn.doubled_to,
     }
-
-
-# --- Engine events on the wire (the `kind` and `detail` of an `event`) ---------------------------
-
-_EVENT_DETAILS: dict[type, tuple[str, Any]] = {
-    engine.Started: (
-        "started",
-        lambda event: {"game": event.game, "crawford": event.crawford},
-    ),
-    engine.Rolled: (
-        "rolled",
-        lambda event: {"side": event.side, "dice": list(event.dice), "roll": event.roll},
-    ),
-    engine.Stepped: ("step", lambda event: {"side": event.side, "step": step_to_wire(event.step)}),
-    engine.Undone: ("undo", lambda event: {"side": event.side, "step": step_to_wire(event.step)}),
-    engine.TurnEnded: (
-        "turn",
-        lambda event: {
-            "number": event.number,
-            "side": event.side,
-            "dice": list(event.dice),
-            "roll": event.roll,
-            "steps": [step_to_wire(step) for step in event.steps],
-            "by_server": event.by_server,
-            "passed": event.passed,
-            "doubled_to": event.doubled_to,
-        },
-    ),  # fmt: skip
-    engine.CubeOffered: (
-        "cube_offer",
-        lambda event: {
-            "seat": event.seat,
-            "side": event.side,
-            "value": event.value,
-            "by_server": event.by_server,
-        },
-    ),  # fmt: skip
-    engine.CubeTaken: (
-        "cube_take",
-        lambda event: {"seat": event.seat, "side": event.side, "value": event.value},
-    ),
-    engine.CubeDropped: (
-        "cube_drop",
-        lambda event: {
-            "seat": event.seat,
-            "side": event.side,
-            "value": event.value,
-            "by_server": event.by_server,
-        },
-    ),  # fmt: skip
-    engine.TimedOut: (
-        "timeout",
-        lambda event: {"seat": event.seat, "side": event.side, "timeouts": event.timeouts},
-    ),
-    engine.GameOver: (
-        "game_over",
-        lambda event: {
-            "game": event.game,
-            "winner": event.winner,
-            "result": event.result,
-            "points": event.points,
-        },
-    ),  # fmt: skip
-    engine.MatchOver: (
-        "match_over",
-        lambda event: {
-            "winner_seat": event.winner_seat,
-            "reason": event.reason,
-            "aborted_by": event.aborted_by,
-        },
-    ),
-    engine.Cancelled: ("cancelled", lambda event: {}),
-}
-
-
-def event_detail(event: engine.Event) -> tuple[str, dict[str, Any]]:
-    """The wire `kind` and `detail` of an engine event (docs/protocol.md, `event`)."""
-    kind, detail = _EVENT_DETAILS[type(event)]
-    return kind, detail(event)

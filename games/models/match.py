@@ -1,24 +1,36 @@
-"""Matches, their games and the append-only move log. PostgreSQL is the single source of truth.
-
-Every command locks the Match row (`select_for_update`) before touching the match or its current
-game: that row lock is our one-actor-per-game (lila's RoundAsyncActor). `Match.version` is bumped
-by every change and carried by every socket event (docs/protocol.md).
-"""
+"""The Match table: one row per challenge and match, locked by every command (games/models)."""
 
 from __future__ import annotations
 
-import secrets
-
 from django.conf import settings
-from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.fairness import commitment, new_server_seed
+from games.models.choices import (
+    CLIENT_SEED_REGEX,
+    RESERVE_SECONDS_CHOICES,
+    RULE_COLUMNS,
+    SEED_REVEALED_STATUSES,
+    SERVER_SEED_REGEX,
+    TURN_SECONDS_CHOICES,
+    BlockRelease,
+    CubeRaise,
+    DiceSource,
+    EndReason,
+    GameStarter,
+    HeadException,
+    MatchStatus,
+    Opening,
+    RuleSetName,
+    SingleDie,
+    SixBlock,
+    TimeControl,
+    new_invite_token,
+)
 from games.rules import RuleSet, rule_set
-from games.rules.cube import CUBE_RESULT, DROP_RESULT, MAX_CUBE_VALUE
 from games.rules.ruleset import (
     BLOCK_RELEASES,
     CUBE_RAISES,
@@ -31,166 +43,6 @@ from games.rules.ruleset import (
     SIX_BLOCK_MODES,
     TIME_CONTROLS,
 )
-
-# The Match columns of each engine rule option (RuleSet field -> column): `Match.rules` reads
-# them, `rule_columns` writes them.
-RULE_COLUMNS = {
-    "six_block": "six_block",
-    "head_exception": "head_exception",
-    "opening": "opening",
-    "undo_allowed": "undo_allowed",
-    "match_length": "length",
-    "single_die": "single_die",
-    "block_release": "block_release",
-    "game_starter": "game_starter",
-    "doubling_cube": "doubling_cube",
-    "cube_raise": "cube_raise",
-    "crawford": "crawford",
-}
-
-
-def rule_columns(rules: RuleSet) -> dict[str, object]:
-    """A Match row's rule columns for an engine rule set."""
-    return {column: getattr(rules, option) for option, column in RULE_COLUMNS.items()}
-
-
-def _engine_choices(name: str, values: tuple[str, ...], labels: dict[str, str]):
-    """TextChoices whose values are the engine's vocabulary (games/rules/ruleset.py); the labels
-    are the site's words. A value without a label, or a label without a value, fails at import."""
-    if set(labels) != set(values):
-        raise ValueError(f"{name}: labels {sorted(labels)} do not match the engine's {values}")
-    return models.TextChoices(name, [(value.upper(), (value, labels[value])) for value in values])
-
-
-RuleSetName = _engine_choices(
-    "RuleSetName",
-    RULE_SET_NAMES,
-    {"traditional": _("Traditional"), "tournament": _("Tournament")},
-)
-SixBlock = _engine_choices(
-    "SixBlock",
-    SIX_BLOCK_MODES,
-    {
-        "end_of_turn": _("checked at the end of the turn"),
-        "every_step": _("checked at every step"),
-    },
-)
-HeadException = _engine_choices(
-    "HeadException",
-    HEAD_EXCEPTIONS,
-    {
-        "classic": _("classic (6-6, 4-4, 3-3 on the first turn)"),
-        "generalised": _("generalised (also when one head checker is blocked)"),
-    },
-)
-Opening = _engine_choices(
-    "Opening",
-    OPENING_MODES,
-    {
-        "reroll": _("the starter rolls again"),
-        "play_roll": _("the starter plays the opening roll"),
-    },
-)
-
-SingleDie = _engine_choices(
-    "SingleDie",
-    SINGLE_DIE_MODES,
-    {
-        "larger": _("the larger die when only one can be played"),
-        "choice": _("the player chooses the die when only one can be played"),
-    },
-)
-BlockRelease = _engine_choices(
-    "BlockRelease",
-    BLOCK_RELEASES,
-    {
-        "ahead": _("once an opposing checker is ahead of it"),
-        "home": _("once an opposing checker has reached its home"),
-    },
-)
-GameStarter = _engine_choices(
-    "GameStarter",
-    GAME_STARTERS,
-    {
-        "winner": _("the winner of the previous game"),
-        "opening_roll": _("a new opening roll before every game"),
-    },
-)
-CubeRaise = _engine_choices(
-    "CubeRaise",
-    CUBE_RAISES,
-    {
-        "geometric": _("geometric (1, 2, 4, 8 …)"),
-        "arithmetic": _("arithmetic (1, 2, 3, 4 …)"),
-    },
-)
-
-
-TimeControl = _engine_choices(
-    "TimeControl",
-    TIME_CONTROLS,
-    {
-        "turn": _("seconds per turn, with an optional reserve"),
-        "nardeon": _("NARDEON: 12 s per turn free, then a 2-minute reserve, at most 60 s a turn"),
-        "omerta": _("Omerta: 90 s, started again after each step"),
-    },
-)
-
-
-class MatchStatus(models.TextChoices):
-    OPEN = "open", _("waiting for an opponent")
-    ACTIVE = "active", _("in play")
-    FINISHED = "finished", _("finished")
-    CANCELLED = "cancelled", _("cancelled")
-    ABORTED = "aborted", _("aborted")
-
-
-class EndReason(models.TextChoices):
-    FINISHED = "finished", _("played to the end")
-    RESIGNED = "resigned", _("resigned")
-    LEFT = "left", _("left the table")
-    TIMEOUTS = "timeouts", _("three timeouts")
-    ABORTED = "aborted", _("aborted")
-    # A moderator banned the loser during the match (issue 14).
-    BANNED = "banned", _("banned by a moderator")
-    TIME = "time", _("ran out of time")
-    ABANDONED = "abandoned", _("abandoned the match")
-
-
-class GameResult(models.TextChoices):
-    OIN = "oin", _("oin (1 point)")
-    MARS = "mars", _("mars (2 points)")
-    CUBE = CUBE_RESULT, _("won at the cube's value")
-    DROP = DROP_RESULT, _("double declined")
-
-
-class Phase(models.TextChoices):
-    ROLL = "roll", _("to roll")
-    MOVE = "move", _("to move")
-    OVER = "over", _("over")
-
-
-class DiceSource(models.TextChoices):
-    """Where a match's dice came from: only "fair" ones can be verified (games/fairness)."""
-
-    FAIR = "fair", _("provably fair")
-    FIXED = "fixed", _("fixed by a test")
-    LEGACY = "legacy", _("rolled before provably fair dice")
-
-
-# A revealed or secret server seed, and a client seed (games/fairness/dice.py).
-SERVER_SEED_REGEX = r"^[0-9a-f]{64}$"
-CLIENT_SEED_REGEX = r"^[A-Za-z0-9_-]{0,64}$"
-# The server seed is revealed once a match can roll no more dice.
-SEED_REVEALED_STATUSES = ("finished", "aborted", "cancelled")
-
-TURN_SECONDS_CHOICES = (30, 60, 90, 120)
-RESERVE_SECONDS_CHOICES = (0, 60, 120, 300)
-SIDES = ("w", "b")
-
-
-def new_invite_token() -> str:
-    return secrets.token_urlsafe(12)
 
 
 class Match(models.Model):
@@ -504,132 +356,3 @@ class Match(models.Model):
     @property
     def is_live(self) -> bool:
         return self.status == MatchStatus.ACTIVE
-
-
-class Game(models.Model):
-    """One game of a match, with its live state while it is played."""
-
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
-    number = models.PositiveSmallIntegerField()
-    white_seat = models.PositiveSmallIntegerField(
-        help_text=_("seat (0 creator, 1 opponent) playing White")
-    )
-    # The one-die opening roll of game 1 (RULES.md "Who starts"); later games are started by the
-    # previous winner without one, so these stay empty there.
-    opening_white = models.PositiveSmallIntegerField(null=True, blank=True)
-    opening_black = models.PositiveSmallIntegerField(null=True, blank=True)
-    opening_ties = models.JSONField(default=list, blank=True)
-
-    start_board = ArrayField(models.SmallIntegerField(), size=24)
-    board = ArrayField(models.SmallIntegerField(), size=24, help_text=_("the board now"))
-    turn_board = ArrayField(
-        models.SmallIntegerField(), size=24, help_text=_("the board when this turn started")
-    )
-    turn = models.CharField(max_length=1, choices=[("w", _("White")), ("b", _("Black"))])
-    phase = models.CharField(max_length=8, choices=Phase.choices, default=Phase.ROLL)
-    dice = ArrayField(models.PositiveSmallIntegerField(), size=2, null=True, blank=True)
-    roll = models.PositiveSmallIntegerField(null=True, blank=True)  # the roll number of `dice`
-    rolls = models.PositiveSmallIntegerField(default=0, db_default=0)  # drawn in the game so far
-    steps = models.JSONField(default=list, blank=True, help_text=_("steps played this turn"))
-    turn_number = models.PositiveIntegerField(default=1)
-    white_has_moved = models.BooleanField(default=False)
-    black_has_moved = models.BooleanField(default=False)
-    turn_started_at = models.DateTimeField()
-    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    # When the running timer started (the turn's start, or an Omerta step that restarted it) and
-    # how many steps into the turn that step was (games/rules/clock.py).
-    clock_started_at = models.DateTimeField(null=True, blank=True)
-    steps_timed = models.PositiveSmallIntegerField(default=0, db_default=0)
-
-    result = models.CharField(max_length=4, choices=GameResult.choices, blank=True)
-    winner_side = models.CharField(max_length=1, blank=True)
-    points = models.PositiveSmallIntegerField(default=0)
-    # The doubling cube (games/rules/cube.py): the stake, the seat that may raise it next (null:
-    # either), the seat whose offer awaits an answer (and whether the auto-move of a timed-out
-    # mover made it), and what a double taken this turn raised it to (0: none).
-    cube_value = models.PositiveSmallIntegerField(default=1, db_default=1)
-    cube_owner = models.PositiveSmallIntegerField(null=True, blank=True)
-    cube_offer = models.PositiveSmallIntegerField(null=True, blank=True)
-    cube_offer_by_server = models.BooleanField(default=False, db_default=False)
-    turn_doubled_to = models.PositiveSmallIntegerField(default=0, db_default=0)
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("game")
-        verbose_name_plural = _("games")
-        ordering = ["match", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["match", "number"], name="game_number_unique"),
-            models.CheckConstraint(condition=Q(turn__in=SIDES), name="game_turn_valid"),
-            models.CheckConstraint(condition=Q(phase__in=Phase.values), name="game_phase_valid"),
-            models.CheckConstraint(
-                condition=Q(white_seat__in=(0, 1)), name="game_white_seat_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(result__in=[*GameResult.values, ""]), name="game_result_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(points__gte=0, points__lte=MAX_CUBE_VALUE), name="game_points_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(cube_value__gte=1, cube_value__lte=MAX_CUBE_VALUE),
-                name="game_cube_value_valid",
-            ),
-            models.CheckConstraint(
-                condition=Q(cube_owner__isnull=True) | Q(cube_owner__in=(0, 1)),
-                name="game_cube_owner_valid",
-            ),
-            models.CheckConstraint(
-                condition=Q(cube_offer__isnull=True) | Q(cube_offer__in=(0, 1)),
-                name="game_cube_offer_valid",
-            ),
-            models.CheckConstraint(
-                condition=Q(opening_white__isnull=True) | ~Q(opening_white=F("opening_black")),
-                name="game_opening_not_tied",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"match #{self.match_id} game {self.number}"
-
-    def seat_of_side(self, side: str) -> int:
-        return self.white_seat if side == "w" else 1 - self.white_seat
-
-    def side_of_seat(self, seat: int) -> str:
-        return "w" if seat == self.white_seat else "b"
-
-    def has_moved(self, side: str) -> bool:
-        return self.white_has_moved if side == "w" else self.black_has_moved
-
-
-class Turn(models.Model):
-    """The append-only move log: one row per completed turn (a pass has no steps)."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
-    number = models.PositiveIntegerField()
-    side = models.CharField(max_length=1)
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="turns"
-    )
-    dice = ArrayField(models.PositiveSmallIntegerField(), size=2)
-    roll = models.PositiveSmallIntegerField(null=True, blank=True)  # null before fair dice
-    steps = models.JSONField(default=list, blank=True)
-    board_after = ArrayField(models.SmallIntegerField(), size=24)
-    by_server = models.BooleanField(default=False)
-    # A double offered before this turn's roll and taken raised the cube to this (0: none).
-    doubled_to = models.PositiveSmallIntegerField(default=0, db_default=0)
-    started_at = models.DateTimeField()
-    finished_at = models.DateTimeField()
-
-    class Meta:
-        verbose_name = _("turn")
-        verbose_name_plural = _("turns")
-        ordering = ["game", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="turn_number_unique"),
-            models.CheckConstraint(condition=Q(side__in=SIDES), name="turn_side_valid"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.game} turn {self.number} ({self.side})"

@@ -1,0 +1,113 @@
+"""`/ws/lobby/`: open challenges and live matches for the Play and Watch pages, read once per
+process for all its lobby sockets, and the pools' quick pairing (pairing/socket.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import weakref
+from typing import Any
+
+from accounts.consumers import SiteSocket, echo_id
+from config.database_thread import in_database_thread
+from config.wire import json_text
+from games import presence, selectors
+from games.events import LOBBY_GROUP
+
+LOBBY_DEBOUNCE_SECONDS = 0.5
+
+
+async def _read_lobby() -> tuple[dict[str, Any], str]:
+    state = await in_database_thread(selectors.lobby_state)()
+    counts = await presence.spectator_counts([match["id"] for match in state["live"]])
+    for match in state["live"]:
+        match["spectators"] = counts.get(match["id"], 0)
+    return state, json_text(state)
+
+
+# The lobby as last read by this process, shared by all its lobby sockets: a burst of changes
+# makes one read per process, not one per watching socket.
+_lobby_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[float, asyncio.Task]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def shared_lobby() -> tuple[dict[str, Any], str]:
+    """The lobby state and its text (the state is shared: copy before changing it)."""
+    loop = asyncio.get_running_loop()
+    read = _lobby_reads.get(loop)
+    if read is None or time.monotonic() - read[0] > LOBBY_DEBOUNCE_SECONDS:
+        read = (time.monotonic(), loop.create_task(_read_lobby()))
+        _lobby_reads[loop] = read
+    return await asyncio.shield(read[1])
+
+
+class LobbySocket(SiteSocket):
+    """`/ws/lobby/`: open challenges and live matches for the Play and Watch pages, the pools'
+    sizes, and quick pairing for the player on the Play page (pairing/socket.py)."""
+
+    _pending: asyncio.Task | None = None
+    _rating: int | None = None
+
+    async def on_open(self) -> None:
+        from pairing.socket import PoolSeat
+
+        self.pool_seat = PoolSeat(self)
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        if self.user is not None:
+            self._rating = await in_database_thread(_rating_of)(self.user.pk)
+        await self._send_lobby()
+        await self.pool_seat.opened()
+
+    async def on_close(self) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        if self._pending is not None:
+            self._pending.cancel()
+        seat = getattr(self, "pool_seat", None)
+        if seat is not None:
+            await seat.closed()
+
+    async def _send_lobby(self) -> None:
+        state, text = await shared_lobby()
+        user = self.user
+        if user is not None:
+            # Only the challenges this player may accept (their rating inside the range).
+            visible = selectors.challenges_visible(
+                state["open"], username=user.username, rating=self._rating
+            )
+            if len(visible) != len(state["open"]):
+                text = json_text({**state, "open": visible})
+        await self.send(text_data=text)
+
+    async def on_notify(self, payload: dict[str, Any]) -> None:
+        await self.pool_seat.notified(payload)
+
+    async def pool_counts(self, message: dict[str, Any]) -> None:
+        from pairing.socket import pools_message
+
+        await self.send_json(await pools_message())
+
+    async def lobby_changed(self, message: dict[str, Any]) -> None:
+        # Many changes in a burst (games ending under load) make one refresh.
+        if self._pending is None or self._pending.done():
+            self._pending = asyncio.create_task(self._refresh_later())
+
+    async def _refresh_later(self) -> None:
+        await asyncio.sleep(LOBBY_DEBOUNCE_SECONDS)
+        await self._send_lobby()
+
+    async def handle(self, message: dict[str, Any]) -> None:
+        from pairing.socket import COMMANDS
+
+        if message["type"] == "ping":
+            await self.send_json({"type": "pong", "id": echo_id(message)})
+        elif message["type"] in COMMANDS:
+            await self.pool_seat.command(message)
+        else:
+            await super().handle(message)
+
+
+def _rating_of(user_id: int) -> int:
+    from ratings.selectors import ratings_of
+
+    return ratings_of([user_id])[user_id].value

@@ -1,0 +1,87 @@
+"""Engine events on the wire: the `kind` and `detail` of an `event` message (docs/protocol.md
+"Events")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.protocol.commands import (
+    step_to_wire,
+)
+from games.rules import match as engine
+
+_EVENT_DETAILS: dict[type, tuple[str, Any]] = {
+    engine.Started: (
+        "started",
+        lambda event: {"game": event.game, "crawford": event.crawford},
+    ),
+    engine.Rolled: (
+        "rolled",
+        lambda event: {"side": event.side, "dice": list(event.dice), "roll": event.roll},
+    ),
+    engine.Stepped: ("step", lambda event: {"side": event.side, "step": step_to_wire(event.step)}),
+    engine.Undone: ("undo", lambda event: {"side": event.side, "step": step_to_wire(event.step)}),
+    engine.TurnEnded: (
+        "turn",
+        lambda event: {
+            "number": event.number,
+            "side": event.side,
+            "dice": list(event.dice),
+            "roll": event.roll,
+            "steps": [step_to_wire(step) for step in event.steps],
+            "by_server": event.by_server,
+            "passed": event.passed,
+            "doubled_to": event.doubled_to,
+        },
+    ),  # fmt: skip
+    engine.CubeOffered: (
+        "cube_offer",
+        lambda event: {
+            "seat": event.seat,
+            "side": event.side,
+            "value": event.value,
+            "by_server": event.by_server,
+        },
+    ),  # fmt: skip
+    engine.CubeTaken: (
+        "cube_take",
+        lambda event: {"seat": event.seat, "side": event.side, "value": event.value},
+    ),
+    engine.CubeDropped: (
+        "cube_drop",
+        lambda event: {
+            "seat": event.seat,
+            "side": event.side,
+            "value": event.value,
+            "by_server": event.by_server,
+        },
+    ),  # fmt: skip
+    engine.TimedOut: (
+        "timeout",
+        lambda event: {"seat": event.seat, "side": event.side, "timeouts": event.timeouts},
+    ),
+    engine.GameOver: (
+        "game_over",
+        lambda event: {
+            "game": event.game,
+            "winner": event.winner,
+            "result": event.result,
+            "points": event.points,
+        },
+    ),  # fmt: skip
+    engine.MatchOver: (
+        "match_over",
+        lambda event: {
+            "winner_seat": event.winner_seat,
+            "reason": event.reason,
+            "aborted_by": event.aborted_by,
+        },
+    ),
+    engine.Cancelled: ("cancelled", lambda event: {}),
+}
+
+
+def event_detail(event: engine.Event) -> tuple[str, dict[str, Any]]:
+    """The wire `kind` and `detail` of an engine event (docs/protocol.md, `event`)."""
+    kind, detail = _EVENT_DETAILS[type(event)]
+    return kind, detail(event)

@@ -1,0 +1,68 @@
+"""The match endings outside the board: resign or leave, a ban, a claim on an abandoned match,
+an abort, a withdrawn challenge. Each decides its one event and returns (new state, events)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .events import Cancelled, Event, MatchOver, apply_event
+from .operations import require_status
+from .state import MatchRuleError, MatchState
+
+
+def resign(
+    state: MatchState, *, seat: int, now: datetime, left_table: bool = False
+) -> tuple[MatchState, list[Event]]:
+    """Resigning, or leaving the table, loses the whole match (RULES.md)."""
+    require_status(state, "active", "match_not_active", "this match is not being played")
+    event = MatchOver(
+        winner_seat=1 - seat,
+        reason="left" if left_table else "resigned",
+        at=now,  # type: ignore[arg-type]
+    )
+    return apply_event(state, event), [event]
+
+
+def ban(state: MatchState, *, seat: int, now: datetime) -> tuple[MatchState, list[Event]]:
+    """A moderator banned a player: the match ends at once as that seat's loss, like resigning
+    (issue 14), and is rated as it was."""
+    require_status(state, "active", "match_not_active", "this match is not being played")
+    event = MatchOver(winner_seat=1 - seat, reason="banned", at=now)  # type: ignore[arg-type]
+    return apply_event(state, event), [event]
+
+
+def claim_abandoned(
+    state: MatchState, *, seat: int, now: datetime
+) -> tuple[MatchState, list[Event]]:
+    """``seat`` claims the match of an opponent who stayed away past the reconnect window (issue
+    17; the Serbian seed's minute to come back): a win, reason ``abandoned``. Whether the opponent
+    is away, and for how long, is the site's knowledge (games/presence.py), checked before."""
+    require_status(state, "active", "match_not_active", "this match is not being played")
+    event = MatchOver(winner_seat=seat, reason="abandoned", at=now)  # type: ignore[arg-type]
+    return apply_event(state, event), [event]
+
+
+def abort(state: MatchState, *, now: datetime) -> tuple[MatchState, list[Event]]:
+    """An active match nobody plays any more ends without a winner (unrated)."""
+    require_status(state, "active", "match_not_active", "this match is not being played")
+    event = MatchOver(winner_seat=None, reason="aborted", at=now)
+    return apply_event(state, event), [event]
+
+
+def abort_before_start(
+    state: MatchState, *, seat: int, now: datetime
+) -> tuple[MatchState, list[Event]]:
+    """A player calls the match off before each side has made a first move: no winner, unrated,
+    and the aborting seat is remembered (a player who aborts often is kept out of the pool)."""
+    require_status(state, "active", "match_not_active", "this match is not being played")
+    if not state.abortable:
+        raise MatchRuleError("not_abortable", "both players have moved; resign instead")
+    event = MatchOver(winner_seat=None, reason="aborted", at=now, aborted_by=seat)  # type: ignore[arg-type]
+    return apply_event(state, event), [event]
+
+
+def cancel(state: MatchState, *, now: datetime) -> tuple[MatchState, list[Event]]:
+    """An open challenge is withdrawn before anyone accepts it."""
+    require_status(state, "open", "match_not_active", "this challenge is no longer open")
+    event = Cancelled(at=now)
+    return apply_event(state, event), [event]

@@ -1,0 +1,100 @@
+"""How a match ends other than by its last game: resign or leave, claim an abandoned match, abort
+before each player has moved, and a moderator's ban.
+
+Each command opens `transaction.atomic()` and locks the Match row first (`context.locked`); the
+engine (games/rules/match) decides what happens, a refused command raises `CommandError` and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from games import presence
+from games.models import Match, MatchStatus
+from games.rules import match as engine
+from games.services.context import Locked, locked
+from games.services.errors import CommandError
+
+
+def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:
+    """Resigning (or leaving the table) loses the whole match (RULES.md). Locks the match row."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = context.seat_of(user)
+        context.run(
+            lambda state: engine.resign(state, seat=seat, now=context.now, left_table=left_table)
+        )
+        context.save()
+    return context.match
+
+
+def match_claim_abandoned(*, user, match_id: int) -> Match:
+    """Claim the match of an opponent who has been away longer than the reconnect window (issue
+    17): a win, reason `abandoned`, rated as the match was. Locks the match row; refused while the
+    opponent is at the table or still within the window (games/presence.py). A bot has no socket
+    but never leaves (issue 16): it is always at the table."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = context.seat_of(user)
+        if context.match.status != MatchStatus.ACTIVE:
+            raise CommandError("match_not_active", _("This match is not being played."))
+        if context.match.player_id(1 - seat) in context.bot_levels:
+            raise CommandError("opponent_present", _("Your opponent is at the table."))
+        away_ms = presence.seat_away_ms(match_id, 1 - seat)
+        if away_ms is None:
+            raise CommandError("opponent_present", _("Your opponent is at the table."))
+        window_ms = settings.RECONNECT_WINDOW_SECONDS * 1000
+        if away_ms < window_ms:
+            raise CommandError(
+                "reconnect_window",
+                _("Your opponent may still come back: %(seconds)s s left.")
+                % {"seconds": (window_ms - away_ms + 999) // 1000},
+            )
+        context.run(lambda state: engine.claim_abandoned(state, seat=seat, now=context.now))
+        context.save()
+    return context.match
+
+
+def match_abort(*, user, match_id: int) -> Match:
+    """Call the match off before each player has made a first move: no result, unrated, not
+    counted (issue 15); the engine remembers the aborting seat. Locks the match row."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = context.seat_of(user)
+        context.run(lambda state: engine.abort_before_start(state, seat=seat, now=context.now))
+        context.save()
+    return context.match
+
+
+def matches_end_for_ban(*, user_id: int) -> list[int]:
+    """A moderator banned the user (moderation.services.user_ban, inside its transaction): each
+    active match of theirs ends at once as their loss (reason `banned`, rated as the match was),
+    their open challenges are withdrawn. Locks each match row in turn (`context.locked`); the
+    events are published after commit, so the opponent sees why. Returns the match ids ended."""
+    ended = []
+    mine = Match.objects.filter(
+        Q(creator_id=user_id) | Q(opponent_id=user_id),
+        status__in=[MatchStatus.ACTIVE, MatchStatus.OPEN],
+    ).order_by("pk")
+    for match_id in mine.values_list("pk", flat=True):
+        with transaction.atomic():
+            if _end_for_ban(locked(match_id), user_id):
+                ended.append(match_id)
+    return ended
+
+
+def _end_for_ban(context: Locked, user_id: int) -> bool:
+    match, now = context.match, context.now
+    if match.status == MatchStatus.ACTIVE:
+        seat = match.seat_of(user_id)
+        context.run(lambda state: engine.ban(state, seat=seat, now=now))  # type: ignore[arg-type]
+    elif match.status == MatchStatus.OPEN:
+        context.run(lambda state: engine.cancel(state, now=now))
+    else:
+        return False  # it ended while we waited for its lock
+    context.save()
+    return True
