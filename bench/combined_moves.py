@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.combined_moves [--seed 2026] [--games 20]
 
-`games/protocol.py` `game_state` lists the mover's `legal_steps` and then its `combined_moves`
+`games/protocol/state.py` `game_state` lists the mover's `legal_steps` and then its `combined_moves`
 (games/rules/combined.py) for every event and snapshot of a turn being played. Both read the
 same cached `legal_turns`; this times each, in that order, on self-play positions with the cache
 cleared before each position, so the second figure is what the combined moves cost on top.

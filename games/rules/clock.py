@@ -2,7 +2,7 @@
 Times are passed in; nothing here reads a clock.
 
 The one place this arithmetic is written: the match state machine (``match/events.py``) spends
-reserves and sets deadlines with it, and the wire format (``games/protocol.py``) shows the running
+reserves and sets deadlines with it, and the wire format (``games/protocol``) shows the running
 clock with it. Three time controls (``ruleset.TIME_CONTROLS``):
 
 - ``turn``: ``turn_seconds`` per turn (roll and all steps); time beyond it comes out of the

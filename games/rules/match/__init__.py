@@ -13,7 +13,7 @@ recomputes them).
 Each operation only *decides* which events happen; ``apply_event`` is the one function that
 changes a state, so replaying a match's events from its first state gives its final state
 (tests/rules/test_match.py checks this over random matches). Events are the engine's own values;
-their wire form is games/protocol.py's business.
+their wire form is games/protocol's business.
 """
 
 from .doubling import double, drop, take

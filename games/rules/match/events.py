@@ -1,7 +1,7 @@
 """Match events and ``apply_event``, the one function that changes a ``MatchState``.
 
 Each event holds what it needs to be replayed: the dice rolled, the step played, the moment a
-turn ended. Their wire form is games/protocol.py's business.
+turn ended. Their wire form is games/protocol's business.
 """
 
 from __future__ import annotations
