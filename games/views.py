@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import selectors, services
 from games.forms import BotMatchForm, DirectChallengeForm, MatchCreateForm
 from games.models import TURN_SECONDS_CHOICES, Match, MatchStatus, RuleSetName
+from games.next_seed import next_seed_commitment
 from games.protocol import fairness_state
 from ratings.selectors import ratings_of
 
@@ -46,6 +47,8 @@ def _play_context(request: HttpRequest, *, form, bot_form) -> dict:
     return {
         "form": form,
         "bot_form": bot_form,
+        # Fair dice: the server seed of the viewer's next match, committed before any form is sent.
+        "next_seed_hash": next_seed_commitment(user.pk) if user is not None else None,
         "lobby": lobby,
         "current": selectors.player_open_match(user) if user is not None else None,
         "pairing": play_page_pairing(user),
@@ -213,9 +216,12 @@ def challenge_player(request: HttpRequest, username: str) -> HttpResponse:
             else:
                 return redirect(match)
         status = 400
-    return render(
-        request, "games/challenge_player.html", {"form": form, "invited": invited}, status=status
-    )
+    context = {
+        "form": form,
+        "invited": invited,
+        "next_seed_hash": next_seed_commitment(request.user.pk),
+    }
+    return render(request, "games/challenge_player.html", context, status=status)
 
 
 @login_required

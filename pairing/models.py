@@ -50,9 +50,8 @@ class PoolEntry(models.Model):
     )
     accepted = models.BooleanField(default=False)
     # Provably fair dice (games/fairness): the player's browser's client seed, sent with the join,
-    # and a server seed drawn at the join (secret; only its SHA-256 is told to the player). A pair
-    # plays on the server seed of whoever joined first, drawn before the other's client seed
-    # existed.
+    # and the secret server seed the Play page committed to before the join (games/next_seed.py;
+    # only its SHA-256 is ever shown). A pair plays on the server seed of whoever joined first.
     client_seed = models.CharField(max_length=64)
     server_seed = models.CharField(max_length=64, default=new_server_seed, editable=False)
 

@@ -28,6 +28,7 @@ from accounts.signals import notify_user
 from config import metrics
 from games.fairness import commitment
 from games.models import Match, MatchStatus
+from games.next_seed import take_next_seed
 from games.services.errors import CommandError
 from pairing import liveness
 from pairing.hooks import blocked_pair_predicate, refuse_pool
@@ -141,6 +142,7 @@ def pool_join(*, user, pool: Pool, client_seed: str | None = None) -> PoolEntry:
             rating=ratings_of([user.pk])[user.pk].value,
             joined_at=now,
             client_seed=seed,
+            server_seed=take_next_seed(user.pk),  # the one the Play page committed to
         )
         liveness.mark_alive_now(user.pk)
     pool_pair(pool=pool)

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from games.fairness import new_client_seed
 from games.models import EndReason, Game, Match, MatchStatus, Phase, rule_columns
+from games.next_seed import take_next_seed
 from games.rules import Board, RuleSet, Side, StepSequence, choose_rest_of_turn
 from games.rules import match as engine
 from games.rules.bots import LEVELS, choose_bot_turn
@@ -72,7 +73,8 @@ def match_create_vs_bot(
     """A match against the bot of ``level``, started at once (casual unless ``rated``; guests
     play casual only). One unfinished match against the computer per player. Locks the player's
     row, then the new match row. ``client_seed`` is the person's browser's (games/fairness); the
-    bot's is drawn by the server (it has no browser)."""
+    bot's is drawn by the server (it has no browser). The server seed is the one the person's page
+    committed to before the form was sent (games/next_seed.py)."""
     from accounts.models import User
 
     if user.is_bot:
@@ -101,6 +103,7 @@ def match_create_vs_bot(
             creator=user, opponent=bot, private=True, rule_set_name=rule_set_name,
             turn_seconds=turn_seconds or None, reserve_seconds=reserve_seconds, rated=rated,
             client_seed_creator=seed, client_seed_opponent=new_client_seed(),
+            server_seed=take_next_seed(user.pk),  # committed on the page before the form was sent
             **rule_columns(rules),
         )  # fmt: skip
         context = locked(match.pk)

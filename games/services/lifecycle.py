@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from games.fairness import is_client_seed, new_client_seed, new_server_seed
 from games.models import EndReason, Match, MatchStatus, TimeControl, rule_columns
+from games.next_seed import take_next_seed
 from games.rules import RuleSet, rule_set
 from games.rules import match as engine
 from games.services.context import Locked, locked
@@ -107,8 +108,8 @@ def match_create(
     """An open challenge (or a private invite, or a direct challenge to `invited`). Validates
     through the engine's RuleSet; the seeds' clocks (`time_control` other than "turn") have their
     own figures, so they take no turn time or reserve (games/rules/clock.py). Its server seed is
-    drawn now (the model's default) and committed to at once; ``client_seed`` is the creator's
-    browser's (games/fairness)."""
+    the one the creator's page committed to before the form was sent (games/next_seed.py), and
+    ``client_seed`` is the creator's browser's (games/fairness)."""
     seed = client_seed_or_new(client_seed)
     rules = chosen_rules(
         rule_set_name, rated=rated, turn_seconds=turn_seconds, length=length,
@@ -149,6 +150,7 @@ def match_create(
         match.full_clean(exclude=["invite_token"])
     except ValidationError as error:  # a clear message, nothing written
         raise CommandError("bad_field", "; ".join(error.messages)) from None
+    match.server_seed = take_next_seed(creator.pk)  # taken once the challenge is sure to be valid
     try:
         with transaction.atomic():
             if private:
@@ -286,8 +288,9 @@ def match_start_paired(
 ) -> Match:
     """A match between two players the pairing pool matched (pairing/services.py), started at
     once with the opening roll like a rematch. Call inside the pairing transaction. The client
-    seeds are both players' browsers' (sent when they joined the pool); ``server_seed`` was drawn
-    when the first of them joined, before the second's seed existed (games/fairness)."""
+    seeds are both players' browsers' (sent when they joined the pool); ``server_seed`` is the
+    first joiner's, committed on their Play page before either client seed was sent
+    (games/next_seed.py)."""
     rules = rule_set(rule_set_name, match_length=length)
     match = Match.objects.create(
         creator_id=first_id, opponent_id=second_id, private=True, rule_set_name=rule_set_name,

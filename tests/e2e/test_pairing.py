@@ -83,6 +83,8 @@ def test_play_page_screenshots(browser, site, client, width, height):
     expect(page.locator('[data-count-for="traditional.1.60.rated"]')).to_contain_text(
         re.compile(r"\d")
     )
+    # Fair dice: the next match's server seed is committed to before any form is sent.
+    expect(page.locator("#next-seed code")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SHOTS / f"play-{width}.png", full_page=True)
     page.locator('[data-pool="tournament.5.60.rated"]').click()

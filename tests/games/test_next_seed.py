@@ -1,0 +1,95 @@
+"""The first player's commitment (games/next_seed.py, issue 19): the Play page shows the hash of
+the viewer's next server seed before any form is sent, and the challenge, the match against the
+computer or the pool wait made next takes exactly that seed; the seed itself is on no page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games import next_seed
+from games.fairness import commitment
+from games.models import Match
+from pairing import services as pairing_services
+from pairing.models import PoolEntry
+from pairing.pools import Pool
+from tests.factories import make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CHALLENGE = {
+    "rule_set_name": "traditional", "length": "1", "turn_seconds": "60", "reserve_seconds": "0",
+    "head_exception": "classic", "opening": "reroll",
+}  # fmt: skip
+COMPUTER = {**CHALLENGE, "level": "beginner"}
+
+
+def shown_hash(client, url: str | None = None) -> str:
+    page = client.get(url or reverse("play")).content.decode()
+    found = re.findall(r"<code data-next-seed-hash>([0-9a-f]{64})</code>", page)
+    assert len(found) == 1, "the Play page shows one commitment"
+    waiting = next_seed._client().get(next_seed._key(client.user_pk)).decode()
+    assert waiting not in page  # the seed itself stays on the server
+    return found[0]
+
+
+@pytest.fixture
+def player(client):
+    user = make_user("committed")
+    client.force_login(user)
+    client.user_pk = user.pk
+    return user
+
+
+@pytest.mark.parametrize(
+    ("url", "form"), [("match_create", CHALLENGE), ("match_create_vs_bot", COMPUTER)]
+)
+def test_the_match_made_next_plays_on_the_seed_the_page_committed_to(client, player, url, form):
+    shown = shown_hash(client)
+    assert shown_hash(client) == shown  # a reload shows the same commitment
+    response = client.post(reverse(url), {**form, "client_seed": "chosen-after-the-hash"})
+    assert response.status_code == 302, response.content[:500]
+    match = Match.objects.get(creator=player)
+    assert match.client_seed_creator == "chosen-after-the-hash"
+    assert commitment(match.server_seed) == match.server_seed_hash == shown
+    again = shown_hash(client)
+    assert again != shown  # the next match has a seed of its own
+
+
+def test_a_refused_challenge_keeps_the_commitment_for_the_next_try(client, player):
+    shown = shown_hash(client)
+    response = client.post(reverse("match_create"), {**CHALLENGE, "turn_seconds": "45"})
+    assert response.status_code == 400 and not Match.objects.exists()
+    assert shown_hash(client) == shown
+
+
+def test_a_direct_challenge_page_shows_the_commitment_its_challenge_takes(client, player):
+    invited = make_user("invited")
+    url = reverse("challenge_player", kwargs={"username": invited.username})
+    shown = shown_hash(client, url)
+    response = client.post(url, {**CHALLENGE, "client_seed": "direct-seed"})
+    assert response.status_code == 302, response.content[:500]
+    match = Match.objects.get(creator=player, invited=invited)
+    assert match.server_seed_hash == shown
+
+
+def test_a_pool_wait_takes_the_committed_seed(client, player):
+    shown = shown_hash(client)
+    pairing_services.pool_join(
+        user=player, pool=Pool("traditional", 1, 60, True), client_seed="pool-seed"
+    )
+    entry = PoolEntry.objects.get(user=player)
+    assert commitment(entry.server_seed) == shown
+    assert shown_hash(client) != shown
+
+
+def test_without_a_waiting_seed_a_match_still_gets_a_fresh_one(player):
+    next_seed._client().delete(next_seed._key(player.pk))
+    first, second = next_seed.take_next_seed(player.pk), next_seed.take_next_seed(player.pk)
+    assert re.fullmatch(r"[0-9a-f]{64}", first) and first != second
+
+
+def test_a_visitor_is_shown_no_commitment(client):
+    assert "data-next-seed-hash" not in client.get(reverse("play")).content.decode()
