@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import weakref
+from functools import cache
 from typing import Any
 
 import redis
@@ -35,6 +36,12 @@ def client() -> redis_async.Redis:
     if loop not in _clients:
         _clients[loop] = redis_async.Redis.from_url(settings.REDIS_URL, max_connections=200)
     return _clients[loop]
+
+
+@cache
+def sync_client() -> redis.Redis:
+    """The process's blocking client, for services and views (thread-safe; one connection pool)."""
+    return redis.Redis.from_url(settings.REDIS_URL)
 
 
 class SharedConnectionPool(redis.ConnectionPool):

@@ -14,21 +14,16 @@ without one (expired, or Redis restarted) the match draws a fresh seed, as befor
 from __future__ import annotations
 
 import logging
-from functools import cache
 
 import redis
 from django.conf import settings
 
+from config.redis_client import sync_client as _client
 from games.fairness import commitment, new_server_seed
 
 log = logging.getLogger(__name__)
 
 WAIT_SECONDS = 24 * 3600
-
-
-@cache
-def _client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
 
 
 def _key(user_id: int) -> str:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from functools import cache
 
-import redis
 from django.conf import settings
 
 from config.redis_client import client
+from config.redis_client import sync_client as _sync_client
 
 REFRESH_SECONDS = 2.0
 FORGET_SECONDS = 3600  # members older than this are trimmed by the sweep
@@ -28,11 +27,6 @@ def alive_key() -> str:
 
 def counts_key() -> str:
     return f"{settings.REDIS_PREFIX}:pairing:counts"
-
-
-@cache
-def _sync_client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
 
 
 async def mark_alive(user_ids: Iterable[int]) -> None:
