@@ -137,6 +137,9 @@ def command_test(pytest_arguments: list[str]) -> int:
         environment.setdefault("REDIS_PREFIX", run_prefix)
         environment.setdefault("CELERY_QUEUE", run_prefix)
         environment.setdefault("DEBUG", "1")
+        # MD5 instead of PBKDF2's million iterations for the suite's throwaway users (about
+        # 0.65 s each); settings honour it only with DEBUG on.
+        environment.setdefault("NARDY_FAST_PASSWORD_HASHER", "1")
         environment["DJANGO_SETTINGS_MODULE"] = "config.settings"
         process = subprocess.Popen(
             [sys.executable, "-m", "pytest", *pytest_arguments], cwd=ROOT, env=environment

@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -294,6 +295,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Password hashing stays Django's default (PBKDF2, 1,000,000 iterations in Django 5.2). A test run
+# hashes thousands of throwaway passwords at about 0.65 s each, so `config.launcher test` sets
+# NARDY_FAST_PASSWORD_HASHER and its processes hash with MD5 first (still checking any stored
+# PBKDF2 hash). Honoured only with DEBUG on: a production process keeps PBKDF2 even if the
+# variable leaks into its environment (tests/config/test_settings.py).
+if DEBUG and env_bool("NARDY_FAST_PASSWORD_HASHER", False):
+    PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        *global_settings.PASSWORD_HASHERS,
+    ]
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"

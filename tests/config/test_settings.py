@@ -61,6 +61,31 @@ def test_test_dice_seam_cannot_be_switched_on_in_production():
     assert "NARDY_TEST_DICE cannot be switched on in production" in result.stderr
 
 
+def test_production_hashes_passwords_with_pbkdf2_even_when_asked_for_the_fast_hasher():
+    """The test run hashes with MD5 (NARDY_FAST_PASSWORD_HASHER); production never does."""
+    show = (
+        "from django.contrib.auth.hashers import get_hasher;"
+        " print(get_hasher().algorithm, get_hasher().iterations)"
+    )
+    result = manage("shell", "-c", show, NARDY_FAST_PASSWORD_HASHER="1", **PRODUCTION)
+    assert result.stdout.splitlines()[-1] == "pbkdf2_sha256 1000000", result.stdout + result.stderr
+    result = manage("shell", "-c", show, NARDY_FAST_PASSWORD_HASHER="", DEBUG="1")
+    assert result.stdout.splitlines()[-1] == "pbkdf2_sha256 1000000", result.stdout + result.stderr
+
+
+def test_the_test_run_hashes_passwords_fast(db):
+    """`config.launcher test` switches the fast hasher on for this process and its children."""
+    from django.contrib.auth.hashers import get_hasher
+
+    from tests.factories import make_user
+
+    assert get_hasher().algorithm == "md5"
+    assert make_user("hashed").password.startswith("md5$")
+    result = manage("shell", "-c", "from django.contrib.auth.hashers import get_hasher;"
+                    " print(get_hasher().algorithm)", DEBUG="1")  # fmt: skip
+    assert result.stdout.splitlines()[-1] == "md5", result.stdout + result.stderr
+
+
 def test_debug_is_off_unless_set():
     """Issue 10: a deployment that forgot DEBUG=0 ran with debug pages and the published key.
     Unset, DEBUG is off, so without SECRET_KEY the site refuses to start."""
