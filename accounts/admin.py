@@ -1,16 +1,22 @@
+from allauth.mfa.admin import AuthenticatorAdmin as BaseAuthenticatorAdmin
+from allauth.mfa.models import Authenticator
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from moderation.admin import ModerationActionForm, ModerationPermissions, user_actions
+from moderation.admin_secrets import SecretColumnsGuard
 
 
 @admin.register(User)
-class UserAdmin(ModerationPermissions, BaseUserAdmin):
+class UserAdmin(SecretColumnsGuard, ModerationPermissions, BaseUserAdmin):
     """Users, with the moderators' warn, mute and ban actions (moderation/services.py). The
-    Moderators group only views users: no password or profile field can be changed by it."""
+    Moderators group only views users: no password or profile field can be changed by it.
+    The password hash is a secret column: no filter reads it (moderation/admin_secrets.py); the
+    form shows it masked, as Django does."""
 
+    shown_secret_columns = ("password",)
     fieldsets = (
         *BaseUserAdmin.fieldsets,
         (_("Play"), {"fields": ("language", "auto_roll", "is_guest", "is_bot", "bot_level")}),
@@ -22,3 +28,14 @@ class UserAdmin(ModerationPermissions, BaseUserAdmin):
     search_fields = ("username", "email")
     action_form = ModerationActionForm
     actions = user_actions(lambda user: {"user": user})
+
+
+# allauth's own admin shows an authenticator's `data`, the TOTP secret itself, and lets any
+# lookup read it: the same admin without that column.
+if admin.site.is_registered(Authenticator):
+    admin.site.unregister(Authenticator)
+
+
+@admin.register(Authenticator)
+class AuthenticatorAdmin(SecretColumnsGuard, BaseAuthenticatorAdmin):
+    pass

@@ -13,6 +13,7 @@ from moderation.admin import (
     chat_log,
     run_each,
 )
+from moderation.admin_secrets import SecretColumnsGuard
 from moderation.services import match_annul
 
 
@@ -39,7 +40,10 @@ class GameInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(ModerationPermissions, admin.ModelAdmin):
+class MatchAdmin(SecretColumnsGuard, ModerationPermissions, admin.ModelAdmin):
+    """Both server seeds and the invite token are secret columns: never shown, filtered on,
+    searched or sorted by (moderation/admin_secrets.py), superusers included."""
+
     list_display = (
         "id", "creator", "opponent", "status", "rule_set_name", "length", "rated",
         "score_creator", "score_opponent", "winner", "end_reason", "annulled_at", "created_at",
@@ -47,8 +51,8 @@ class MatchAdmin(ModerationPermissions, admin.ModelAdmin):
     list_filter = ("status", "rule_set_name", "rated", "end_reason", "length")
     search_fields = ("creator__username", "opponent__username", "id")
     raw_id_fields = ("creator", "opponent", "winner", "rematch")
-    readonly_fields = ("version", "invite_token", "created_at", "started_at", "finished_at",
-                       "annulled_at", "chat")  # fmt: skip
+    readonly_fields = ("version", "created_at", "started_at", "finished_at", "annulled_at",
+                       "chat")  # fmt: skip
     inlines = [GameInline]
     date_hierarchy = "created_at"
     action_form = ModerationActionForm
@@ -81,7 +85,7 @@ class TurnInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(SecretColumnsGuard, admin.ModelAdmin):
     list_display = ("id", "match", "number", "phase", "turn", "result", "points")
     list_filter = ("phase", "result")
     raw_id_fields = ("match",)
@@ -99,7 +103,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Turn)
-class TurnAdmin(admin.ModelAdmin):
+class TurnAdmin(SecretColumnsGuard, admin.ModelAdmin):
     """The move log is append-only: moderators read it, nobody edits it."""
 
     list_display = ("id", "game", "number", "side", "player", "dice", "by_server", "finished_at")

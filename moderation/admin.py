@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from chat.selectors import match_chat
 from games.services.errors import CommandError
 from moderation import services
+from moderation.admin_secrets import SecretColumnsGuard
 from moderation.models import AuditEntry, Block, Report, Sanction
 from moderation.selectors import report_queue
 
@@ -105,7 +106,7 @@ class ModerationPermissions:
         return request.user.has_perm("moderation.close_report")
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(SecretColumnsGuard, admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
