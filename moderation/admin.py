@@ -85,25 +85,26 @@ def run_each(modeladmin, request, rows, call) -> None:
 
 
 class ModerationPermissions:
-    """has_<name>_permission for the admin actions' `permissions=[...]`."""
+    """has_<name>_permission for the admin actions' `permissions=[...]`: the permission, and no
+    sanction in force on the moderator (moderation/services.py `may_moderate`)."""
 
     def has_warn_permission(self, request) -> bool:
-        return request.user.has_perm("moderation.warn_user")
+        return services.may_moderate(request.user, "moderation.warn_user")
 
     def has_mute_permission(self, request) -> bool:
-        return request.user.has_perm("moderation.mute_user")
+        return services.may_moderate(request.user, "moderation.mute_user")
 
     def has_ban_permission(self, request) -> bool:
-        return request.user.has_perm("moderation.ban_user")
+        return services.may_moderate(request.user, "moderation.ban_user")
 
     def has_lift_permission(self, request) -> bool:
-        return request.user.has_perm("moderation.lift_sanction")
+        return services.may_moderate(request.user, "moderation.lift_sanction")
 
     def has_annul_permission(self, request) -> bool:
-        return request.user.has_perm("moderation.annul_match")
+        return services.may_moderate(request.user, "moderation.annul_match")
 
     def has_close_permission(self, request) -> bool:
-        return request.user.has_perm("moderation.close_report")
+        return services.may_moderate(request.user, "moderation.close_report")
 
 
 class ReadOnlyAdmin(SecretColumnsGuard, admin.ModelAdmin):

@@ -61,6 +61,18 @@ def chat_mute_in_force(user_id: int) -> Sanction | None:
     return _in_force(user_id, SanctionKind.CHAT_MUTE).order_by("-ends_at").first()
 
 
+def restricted(user_id: int) -> bool:
+    """A ban or a chat mute is in force on the user (a warning restricts nothing). A staff
+    member so restricted runs no moderation action (moderation/services.py)."""
+    now = timezone.now()
+    return Sanction.objects.filter(
+        Q(ends_at__isnull=True) | Q(ends_at__gt=now),
+        user_id=user_id,
+        kind__in=(SanctionKind.BAN, SanctionKind.CHAT_MUTE),
+        lifted_at__isnull=True,
+    ).exists()
+
+
 def unseen_warnings(user_id: int) -> list[Sanction]:
     return list(
         Sanction.objects.filter(

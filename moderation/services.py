@@ -35,6 +35,7 @@ from moderation.models import (
     Sanction,
     SanctionKind,
 )
+from moderation.selectors import restricted
 
 # --- Blocks (players) ----------------------------------------------------------------------------
 
@@ -156,9 +157,37 @@ def report_create(
 # --- Moderators' actions -------------------------------------------------------------------------
 
 
+def may_moderate(moderator: User, permission: str) -> bool:
+    """Active staff holding the permission and under no ban or chat mute: a sanctioned moderator
+    loses every action until the sanction ends or another moderator lifts it."""
+    return bool(
+        moderator.is_active
+        and moderator.is_staff
+        and moderator.has_perm(permission)
+        and not restricted(moderator.pk)
+    )
+
+
 def _require(moderator: User, permission: str) -> None:
     if not (moderator.is_active and moderator.is_staff and moderator.has_perm(permission)):
         raise PermissionDenied(permission)
+    if restricted(moderator.pk):
+        raise CommandError(
+            "sanctioned", _("A sanction is in force on your account: you cannot moderate.")
+        )
+
+
+def _refuse_own_case(moderator: User, user_id: int | None) -> None:
+    """Nobody moderates their own case: sanctions on themselves, their reports, their matches."""
+    if user_id is not None and user_id == moderator.pk:
+        raise CommandError("own_case", _("You cannot moderate your own case."))
+
+
+def _require_superuser_for_staff(moderator: User, user: User) -> None:
+    """A ban or a mute takes a staff member's moderation away, so only a superuser gives or
+    lifts one: moderators cannot silence one another."""
+    if user.is_staff and not moderator.is_superuser:
+        raise PermissionDenied("only a superuser sanctions staff")
 
 
 def _clean_reason(reason: str) -> str:
@@ -202,6 +231,8 @@ def _sanction(
         raise CommandError("bad_field", _("The end must be in the future."))
     User.objects.select_for_update().filter(pk=user.pk).first()
     report = _locked_report(report_id)
+    if report is not None and report.target_id != user.pk:
+        raise CommandError("bad_field", _("That report is about another player."))
     sanction = Sanction.objects.create(
         user=user, kind=kind, reason=reason, created_by=moderator, created_at=now,
         ends_at=ends_at, report=report,
@@ -219,6 +250,7 @@ def user_warn(
     from moderation.middleware import flag_unseen_warning
 
     _require(moderator, "moderation.warn_user")
+    _refuse_own_case(moderator, user.pk)
     with transaction.atomic():
         sanction = _sanction(moderator=moderator, user=user, kind=SanctionKind.WARNING,
                              action=AuditAction.WARN, reason=reason, ends_at=None,
@@ -233,6 +265,8 @@ def user_chat_mute(
 ) -> Sanction:
     """The user cannot chat until `ends_at` (chat/services.py refuses)."""
     _require(moderator, "moderation.mute_user")
+    _refuse_own_case(moderator, user.pk)
+    _require_superuser_for_staff(moderator, user)
     if ends_at is None:
         raise CommandError("bad_field", _("A chat mute needs an end."))
     with transaction.atomic():
@@ -253,8 +287,8 @@ def user_ban(
     from pairing.services import pool_leave
 
     _require(moderator, "moderation.ban_user")
-    if user.is_staff and not moderator.is_superuser:
-        raise PermissionDenied("only a superuser bans staff")
+    _refuse_own_case(moderator, user.pk)
+    _require_superuser_for_staff(moderator, user)
     with transaction.atomic():
         sanction = _sanction(moderator=moderator, user=user, kind=SanctionKind.BAN,
                              action=AuditAction.BAN, reason=reason, ends_at=ends_at,
@@ -267,13 +301,16 @@ def user_ban(
 
 
 def sanction_lift(*, moderator: User, sanction_id: int, reason: str) -> Sanction:
-    """End a ban or a chat mute early. Locks the sanction row; lifting twice is refused."""
+    """End a ban or a chat mute early. Locks the sanction row; lifting twice is refused, and so
+    is lifting one's own (a staff member's only by a superuser)."""
     _require(moderator, "moderation.lift_sanction")
     reason = _clean_reason(reason)
     with transaction.atomic():
         sanction = Sanction.objects.select_for_update().filter(pk=sanction_id).first()
         if sanction is None:
             raise CommandError("not_found", _("There is no such sanction."))
+        _refuse_own_case(moderator, sanction.user_id)
+        _require_superuser_for_staff(moderator, sanction.user)
         if sanction.kind == SanctionKind.WARNING or not sanction.in_force():
             raise CommandError("not_in_force", _("This sanction is not in force."))
         sanction.lifted_at = timezone.now()
@@ -300,6 +337,9 @@ def match_annul(
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
             raise CommandError("not_found", _("There is no such match."))
+        # Annulling reverts ratings: one's own lost match would come back as points.
+        _refuse_own_case(moderator, match.creator_id)
+        _refuse_own_case(moderator, match.opponent_id)
         if match.status != MatchStatus.FINISHED:
             raise CommandError("match_not_finished", _("Only a finished match can be annulled."))
         if match.annulled_at is not None:
@@ -310,6 +350,9 @@ def match_annul(
         players = (match.creator_id, match.opponent_id)
         transaction.on_commit(lambda: records_changed(*players))  # out of their profile records
         report = _locked_report(report_id)
+        if report is not None and report.match_id != match.pk:
+            raise CommandError("bad_field", _("That report is about another match."))
+        _refuse_own_case(moderator, report.target_id if report is not None else None)
         _audit(moderator, AuditAction.ANNUL, reason, target_match=match, report=report)
         if report is not None and report.status == ReportStatus.OPEN:
             _close(report, moderator, _("Match annulled: %(reason)s") % {"reason": reason})
@@ -322,6 +365,7 @@ def report_close(*, moderator: User, report_id: int, resolution: str) -> Report:
     with transaction.atomic():
         report = _locked_report(report_id)
         assert report is not None
+        _refuse_own_case(moderator, report.target_id)
         if report.status != ReportStatus.OPEN:
             raise CommandError("report_closed", _("This report is closed already."))
         _close(report, moderator, resolution)
