@@ -1,10 +1,11 @@
 from allauth.mfa.admin import AuthenticatorAdmin as BaseAuthenticatorAdmin
 from allauth.mfa.models import Authenticator
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from config.staff_mfa import EnrolmentRefused, enrolment_link_send
 from moderation.admin import ModerationActionForm, ModerationPermissions, user_actions
 from moderation.admin_secrets import SecretColumnsGuard
 
@@ -27,7 +28,28 @@ class UserAdmin(SecretColumnsGuard, ModerationPermissions, BaseUserAdmin):
     list_filter = ("is_active", "is_staff", "is_superuser", "is_guest", "is_bot")
     search_fields = ("username", "email")
     action_form = ModerationActionForm
-    actions = user_actions(lambda user: {"user": user})
+    actions = [*user_actions(lambda user: {"user": user}), "send_enrolment_link"]
+
+    def has_enrol_permission(self, request) -> bool:
+        return request.user.is_superuser
+
+    @admin.action(description=_("Send a two-factor enrolment link (staff)"),
+                  permissions=["enrol"])  # fmt: skip
+    def send_enrolment_link(self, request, queryset):
+        """Staff enrol their authenticator only through a link sent to their address
+        (config/staff_mfa.py): the superuser checks the address named here."""
+        for user in queryset:
+            try:
+                address = enrolment_link_send(request=request, user=user)
+            except EnrolmentRefused as refusal:
+                self.message_user(request, str(refusal), messages.ERROR)
+            else:
+                self.message_user(
+                    request,
+                    _("Sent %(name)s an enrolment link at %(email)s.")
+                    % {"name": user.username, "email": address},
+                    messages.SUCCESS,
+                )
 
 
 # allauth's own admin shows an authenticator's `data`, the TOTP secret itself, and lets any

@@ -1,10 +1,11 @@
 from allauth.account.decorators import secure_admin_login
+from allauth.mfa.totp.views import activate_totp
 from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
 from accounts.views import GuestLoginView, GuestSignupView, set_language
-from config import metrics_view, views
+from config import metrics_view, staff_mfa, views
 from config.staff_mfa import require_two_factors
 
 # The admin's own titles, in the moderator's language (Django's catalogs translate the rest).
@@ -25,6 +26,13 @@ urlpatterns = [
     # Guests may open sign-up and log-in (accounts/views.py); allauth's names stay the same.
     path("accounts/signup/", GuestSignupView.as_view(), name="account_signup"),
     path("accounts/login/", GuestLoginView.as_view(), name="account_login"),
+    # Staff set up TOTP only with a one-time enrolment link (config/staff_mfa.py).
+    path(
+        "accounts/2fa/totp/activate/",
+        staff_mfa.enrolment_gate(activate_totp),
+        name="mfa_activate_totp",
+    ),  # fmt: skip
+    path("accounts/2fa/staff/<str:token>/", staff_mfa.enrolment, name="staff_mfa_enrolment"),
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", set_language, name="set_language"),
     path("", include("accounts.urls")),
