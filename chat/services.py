@@ -1,16 +1,16 @@
 """Chat writes (issue 14): a message, and a player muting the opponent for the match.
 
-A message is refused, changing nothing, when it is empty or longer than 140 characters, holds
-control characters, its author is banned or chat-muted by a moderator, or the author sent
-CHAT_MESSAGES_PER_WINDOW messages in the last CHAT_WINDOW_SECONDS (counted in PostgreSQL with the
-author's row locked, so several tabs or processes cannot race past the limit). After commit it is
+A message is refused, changing nothing, when it is empty or longer than 140 characters, shows
+nothing or holds control or direction-control characters (config/showable_text.py), its author
+is banned or chat-muted by a moderator, or the author sent CHAT_MESSAGES_PER_WINDOW messages in
+the last CHAT_WINDOW_SECONDS (counted in PostgreSQL with the author's row locked, so several tabs
+or processes cannot race past the limit). After commit it is
 published to the match's sockets, which show it to whom the visibility rules allow
 (chat/selectors.py, games/consumers.py).
 """
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import timedelta
 from typing import Any
 
@@ -21,12 +21,14 @@ from django.utils.translation import gettext as _
 
 from chat.models import MAX_CHAT_LENGTH, ChatMessage, ChatMute, QuickPhrase, Room
 from chat.selectors import DURING_PLAY, wire_message
+from config.showable_text import UnshowableText, check_showable
 from games.services.errors import CommandError
 
 
 def clean_text(text: object) -> str:
-    """The text as stored: stripped, 1–140 characters, no control characters (NUL cannot even be
-    stored). Raises CommandError otherwise."""
+    """The text as stored: stripped, 1–140 characters, showable (config/showable_text.py: no
+    control or direction-control characters, something visible left). Raises CommandError
+    otherwise."""
     if not isinstance(text, str):
         raise CommandError("bad_field", _("text must be a string."))
     text = text.strip()
@@ -37,8 +39,10 @@ def clean_text(text: object) -> str:
             "too_long",
             _("A message is at most %(count)s characters.") % {"count": MAX_CHAT_LENGTH},
         )
-    if any(unicodedata.category(character) in ("Cc", "Cs") for character in text):
-        raise CommandError("bad_field", _("The message holds characters that cannot be shown."))
+    try:
+        check_showable(text)
+    except UnshowableText as refusal:
+        raise CommandError("bad_field", str(refusal.message)) from None
     return text
 
 

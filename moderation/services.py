@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.signals import CLOSE_BANNED, close_user_sockets, user_group_name
+from config.showable_text import UnshowableText, check_showable
 from games.services.errors import CommandError
 from moderation.models import (
     MAX_REASON_TEXT,
@@ -130,6 +131,11 @@ def report_create(
         raise CommandError(
             "too_long", _("At most %(count)s characters, please.") % {"count": MAX_REPORT_TEXT}
         )
+    if text:  # optional; when given, the rule of every text others read (line breaks allowed)
+        try:
+            check_showable(text, multiline=True)
+        except UnshowableText as refusal:
+            raise CommandError("bad_field", str(refusal.message)) from None
     attached = _attached_match_id(reporter.pk, target.pk, match_id)
     already = _("You already have an open report on this player; a moderator will look at it.")
     try:

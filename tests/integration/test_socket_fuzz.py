@@ -2,11 +2,13 @@
 
 From a player (the one to move) and from a spectator: JSON of any shape and depth, huge and
 non-finite numbers, long and odd Unicode strings, wrong types in every field of every command,
-binary frames; chat messages too long, empty, with markup or control characters, and chat_mute
-with every wrong type. After each frame the socket must still answer a ping; the match's version,
-board, chat and mutes must be unchanged unless the frame was a valid command (then the sender got
-an ack; a chat message adds one row and leaves the match alone); at the end
-the spectator count is right (no ghost sockets). Seeded: a failure names the seed and the frame.
+binary frames; chat messages too long, empty, with markup or control characters, showing nothing
+(zero-width, combining, filler characters) or flipping what follows (direction controls), and
+chat_mute with every wrong type. After each frame the socket must still answer a ping; the
+match's version, board, chat and mutes must be unchanged unless the frame was a valid command
+(then the sender got an ack; a chat message adds one row, always a text that shows, and leaves
+the match alone); at the end the spectator count is right (no ghost sockets). Seeded: a failure
+names the seed and the frame.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from websockets.asyncio.client import connect
 
 from chat.consumers import CHAT_COMMANDS
 from chat.models import MAX_CHAT_LENGTH, ChatMessage, ChatMute
+from config.showable_text import is_showable
 from games import services
 from games.models import Game, Match
 from games.protocol import COMMAND_TYPES
@@ -35,9 +38,13 @@ PLAYER_FRAMES = 2000
 SPECTATOR_FRAMES = 1000
 ODD_STRINGS = ["", "\u0000", "\u202e\u0644\u0627", "🎲" * 40, "ш" * 70, "x" * 65, "\ufeff",
                "<script>", "' OR 1=1 --", "\\ud800"]  # fmt: skip
-# Chat texts: fine ones, 140 and 141 characters, markup, control characters, odd Unicode.
+# Chat texts: fine ones, 140 and 141 characters, markup, control characters, odd Unicode, and
+# texts that show nothing or flip what follows (config/showable_text.py: refused).
 CHAT_TEXTS = ["gg", "ш" * 140, "ш" * 141, "x" * 4000, "<img src=x onerror=alert(1)>", "a\u0000b",
-              " ", "\u202e\u0644\u0627", "🎲" * 70, "\r\n", "\\ud83c"]  # fmt: skip
+              " ", "\u202e\u0644\u0627", "🎲" * 70, "\r\n", "\\ud83c", "\u200b\u200b\u200b",
+              "\ufeff", "\u0301\u0308\u0301", "gg\u202e", "\u2066wp\u2069", "\u3164\u3164",
+              "\u2800", "\U000e0067\U000e007f", "\u200d\ufe0f", "good\u200bgame",
+              "\U0001f468\u200d\U0001f469\u200d\U0001f467"]  # fmt: skip
 ODD_NUMBERS = ["1e400", "-1e400", "NaN", "Infinity", "-Infinity", str(2**64), str(-(2**70)),
                "1e308", "-0", "0.5", str(2**53), str(2**53 + 1), "1234567890" * 3]  # fmt: skip
 
@@ -299,7 +306,10 @@ async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
                 if message["type"] == "pong" and message.get("id") == f"p{number}":
                     break
                 if message["type"] == "chat":  # shown as text: stored as sent, never longer
-                    assert len(message["message"]["text"]) <= MAX_CHAT_LENGTH
+                    text = message["message"]["text"]
+                    assert len(text) <= MAX_CHAT_LENGTH
+                    # A text message always shows something (a quick phrase has no text).
+                    assert not text or is_showable(text), (SEED, number, sent, message)
                     continue
                 acked |= message["type"] == "ack"
                 counts["errors"] += message["type"] == "error"

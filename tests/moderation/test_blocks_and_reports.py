@@ -142,3 +142,32 @@ def test_report_and_block_pages(client):
     assert target.username.encode() in settings_page.content
     client.post(f"/@/{target.username}/unblock", {"next": "/settings/"})
     assert not blocked_between(reporter.pk, target.pk)
+
+
+# --- Report texts follow the rule of every text others read (config/showable_text.py) ---------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["\u200b\u200b\u200b", "\u0301\u0301", "\ufeff", "\u2800", "\u202eflipped reason",
+     "see\u2066 isolate", "bell\x07", "\n\n\u200b"],
+)  # fmt: skip
+def test_a_report_text_that_shows_nothing_or_flips_is_refused(text):
+    reporter, target = make_user("t_rep"), make_user("t_tgt")
+    with pytest.raises(CommandError) as refused:
+        moderation.report_create(reporter=reporter, target=target, reason="other", text=text)
+    assert refused.value.code == "bad_field"
+    assert not Report.objects.exists()
+
+
+def test_a_report_text_keeps_its_line_breaks(client):
+    reporter, target = make_user("lines_rep"), make_user("lines_tgt")
+    text = "first he insulted me\r\nthen he stalled"
+    moderation.report_create(reporter=reporter, target=target, reason="other", text=text)
+    assert Report.objects.get().text == text
+    # The page says why a text is refused and stores nothing.
+    client.force_login(make_user("page_rep2"))
+    response = client.post(f"/@/{target.username}/report",
+                           {"reason": "other", "text": "\u202eevil"})  # fmt: skip
+    assert response.status_code == 200 and b"direction controls" in response.content
+    assert Report.objects.count() == 1
