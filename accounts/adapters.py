@@ -4,6 +4,7 @@ from django.http import HttpRequest
 from django.utils import translation
 
 from accounts.language import supported_language, user_language
+from accounts.usernames import validate_username
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -11,7 +12,13 @@ class AccountAdapter(DefaultAccountAdapter):
 
     A new user keeps the language they signed up in, and every email to a user is written in the
     user's language (issue #12), whatever language the page that triggered it was in.
+
+    A username must show and must not pass for the site's own accounts (accounts/usernames.py).
     """
+
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        validate_username(username)
+        return super().clean_username(username, shallow=shallow)
 
     def is_open_for_signup(self, request: HttpRequest) -> bool:
         return getattr(settings, "ACCOUNT_ALLOW_SIGNUP", True)

@@ -2,12 +2,31 @@ from allauth.mfa.admin import AuthenticatorAdmin as BaseAuthenticatorAdmin
 from allauth.mfa.models import Authenticator
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.usernames import validate_username
 from config.staff_mfa import EnrolmentRefused, enrolment_link_send
 from moderation.admin import ModerationActionForm, ModerationPermissions, user_actions
 from moderation.admin_secrets import SecretColumnsGuard
+
+
+class UserRenameForm(UserChangeForm):
+    """A changed username follows the same rule as at sign-up (accounts/usernames.py)."""
+
+    def clean_username(self):
+        username = self.cleaned_data["username"]
+        if "username" in self.changed_data:
+            validate_username(username)
+        return username
+
+
+class UserAddForm(AdminUserCreationForm):
+    def clean_username(self):
+        username = super().clean_username()
+        validate_username(username)
+        return username
 
 
 @admin.register(User)
@@ -18,6 +37,8 @@ class UserAdmin(SecretColumnsGuard, ModerationPermissions, BaseUserAdmin):
     form shows it masked, as Django does."""
 
     shown_secret_columns = ("password",)
+    form = UserRenameForm
+    add_form = UserAddForm
     fieldsets = (
         *BaseUserAdmin.fieldsets,
         (_("Play"), {"fields": ("language", "auto_roll", "is_guest", "is_bot", "bot_level")}),

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from config.client_address import address_bucket
 
 GUEST_PREFIX = "Guest-"
 
@@ -30,8 +31,9 @@ class GuestRefused(Exception):
 
 
 def _count_address(address: str) -> int:
-    """Guests created from ``address`` in the current clock hour (a Redis counter)."""
-    key = f"guests:{address}:{timezone.now():%Y%m%d%H}"
+    """Guests created from ``address`` (an IPv6 address counts as its /64) in the current clock
+    hour (a Redis counter)."""
+    key = f"guests:{address_bucket(address)}:{timezone.now():%Y%m%d%H}"
     cache.add(key, 0, timeout=3700)
     return cache.incr(key)
 

@@ -20,6 +20,7 @@ import weakref
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from config.client_address import address_bucket
 from config.redis_client import client
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,8 @@ def _keys(user_id: int | None, address: str | None) -> list[tuple[str, int]]:
     if user_id is not None and settings.SOCKETS_PER_USER > 0:
         keys.append((f"{prefix}:user:{user_id}", settings.SOCKETS_PER_USER))
     if address and settings.SOCKETS_PER_ADDRESS > 0:
-        keys.append((f"{prefix}:address:{address}", settings.SOCKETS_PER_ADDRESS))
+        # An IPv6 client counts per /64 (config/client_address.py).
+        keys.append((f"{prefix}:address:{address_bucket(address)}", settings.SOCKETS_PER_ADDRESS))
     return keys
 
 

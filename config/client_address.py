@@ -38,6 +38,26 @@ def forwarded_client(headers: list[tuple[bytes, bytes]], trusted_proxies: int) -
         return None
 
 
+def address_bucket(address: str | None) -> str | None:
+    """What a per-address limit counts: an IPv4 address, or the /64 network of an IPv6 one.
+
+    An IPv6 subscriber normally gets a whole /64 (RFC 6177) and picks addresses in it at will,
+    so counting full IPv6 addresses gave one client unlimited guests, sockets and sign-up
+    attempts. An IPv4-mapped IPv6 address counts as its IPv4 address; anything that is not an
+    address is returned as it is."""
+    if not address:
+        return address
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network((ip, 64), strict=False))
+    return str(ip)
+
+
 def client_address(scope: dict[str, Any]) -> str | None:
     client = scope.get("client")
     return client[0] if client else None

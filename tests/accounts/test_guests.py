@@ -21,9 +21,9 @@ from tests.factories import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
 # Fresh addresses and emails per run: the per-address counters and allauth's mail limits live in
-# Redis, which outlives a test run.
+# Redis, which outlives a test run. Each address in its own /64: an IPv6 client counts per /64.
 RUN = secrets.token_hex(3)
-_addresses = (f"2001:db8::{RUN[:4]}:{n}" for n in itertools.count(1))
+_addresses = (f"2001:db8:{RUN[:4]}:{n:x}::1" for n in itertools.count(1))
 
 
 def play_now(client, address: str | None = None):
