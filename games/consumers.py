@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -128,6 +129,9 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
     seat: int | None = None
     version: int = -1
     opened: bool = False
+    # A signed-in watcher of a match that was `open` at the last snapshot: its second seat is
+    # not taken yet, so this socket may still become a player's (see `_send_events`).
+    may_take_seat: bool = False
     _held: list[dict[str, Any]] | None = None
     _resync: asyncio.Task | None = None
 
@@ -157,7 +161,8 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
             await self.send_error("not_found", _("There is no such match."))
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.seat = snapshot.seats.get(user.pk) if user is not None else None
+        self.seat = self._seat_in(snapshot)
+        self.may_take_seat = self._may_take_seat(snapshot)
         await self.read_hidden_authors()
         await presence.presence_join(self.match_id, self.channel_name, self.seat)
         self.opened = True
@@ -174,6 +179,24 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
         await presence.presence_leave(self.match_id, self.channel_name)
         await self._broadcast_presence()
 
+    def _seat_in(self, snapshot: selectors.Snapshot) -> int | None:
+        user = self.user
+        return snapshot.seats.get(user.pk) if user is not None else None
+
+    def _may_take_seat(self, snapshot: selectors.Snapshot) -> bool:
+        return snapshot.status == "open" and self.seat is None and self.user is not None
+
+    async def _follow_seats(self, snapshot: selectors.Snapshot) -> None:
+        """Take this socket's seat from a fresh snapshot: a socket opened before its user
+        accepted the challenge is that player's from the start on (their commands, the
+        players' chat only, their seat's presence), never a spectator's."""
+        seat = self._seat_in(snapshot)
+        if seat != self.seat:
+            self.seat = seat
+            await presence.presence_join(self.match_id, self.channel_name, seat)
+            await self._broadcast_presence()
+        self.may_take_seat = self._may_take_seat(snapshot)
+
     async def _send_snapshot(self, snapshot: selectors.Snapshot | None = None) -> None:
         """Send a snapshot (read now unless given), then the events that arrived meanwhile."""
         async with self._snapshot_lock:
@@ -183,6 +206,7 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
                 while True:
                     if snapshot is None:
                         snapshot = await _read_snapshot(self.match_id)
+                        await self._follow_seats(snapshot)
                     await self._send_snapshot_of(snapshot.version, snapshot.state)
                     snapshot = None
                     while self._held and await self._send_events(self._held[0]):
@@ -193,7 +217,8 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
                 self._held = None
 
     async def _send_snapshot_of(self, version: int, state: dict[str, Any]) -> None:
-        state.update((await presence.presence_read(self.match_id)).message())
+        active = state["match"]["status"] == "active"
+        state.update((await presence.presence_read(self.match_id, active=active)).message())
         side = None
         if self.seat is not None:
             side = next(p["side"] for p in state["match"]["players"] if p["seat"] == self.seat)
@@ -315,11 +340,15 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
             self._resync = None
 
     async def _send_events(self, message: dict[str, Any]) -> bool:
-        """Send the events this socket has not had; False at a gap (nothing after it is sent)."""
+        """Send the events this socket has not had; False at a gap (nothing after it is sent),
+        and when a match this socket may yet sit in starts: a fresh snapshot then re-reads the
+        seats (`_follow_seats`). Seats change at the start only (docs/protocol.md)."""
         for event in message["events"]:
             if event["version"] <= self.version:
                 continue  # already in the snapshot this socket sent
             if event["version"] != self.version + 1:
+                return False
+            if self.may_take_seat and orjson.loads(event["text"])["kind"] == "started":
                 return False
             self.version = event["version"]
             await self.send(text_data=event["text"])  # serialised once by the publisher

@@ -8,24 +8,34 @@ belongs to a crashed process and is ignored and cleaned up, so a seat is never s
 dead process for more than PROCESS_TTL_SECONDS plus one watch period. Keeping one key per process
 alive costs one command per period however many sockets it holds.
 
-A second hash per match remembers since when (epoch ms) each seat has been away: set the first
-time anyone sees the seat without a socket, removed when it is back. The hubs watch their matches
-every period and publish a `presence` message when who is there changes (a crashed process says
-nothing, so the survivors notice for it).
+A second hash per match remembers since when (epoch ms) each seat has been away, for the reconnect
+window (docs/rules.md "Platform rules", Disconnects; docs/protocol.md `presence` and `claim`).
+Nothing is away before the match starts: the hash's `started` field is written when it starts
+(`presence_match_started`, after the commit), with every seat that has no socket then marked away
+from that instant, so a player who never comes has the whole window counted from the start. From
+then on a seat is marked the first time anyone sees it without a socket (its last socket closed, or
+its process died), and the mark is removed when it is back. While `started` is missing no mark is
+written and no seat is reported away, whatever anyone read while the challenge was open. Should the
+field be lost (Redis restarted empty, or the start's write failed), the claim and the snapshots of
+an active match write it again as "now": the windows then start late, never early.
+
+The hubs watch their matches every period and publish a `presence` message when who is there
+changes (a crashed process says nothing, so the survivors notice for it).
 """
 
 from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from datetime import datetime
 
-import redis
 from django.conf import settings
 
 from config.redis_client import client
+from config.redis_client import sync_client as _sync_client
+from games.events import publish_match_message_now
 
 REFRESH_SECONDS = 30  # the entries of live sockets are rewritten (a hash may have expired)
 HEARTBEAT_SECONDS = 1.0
@@ -33,6 +43,7 @@ PROCESS_TTL_SECONDS = 4
 KEEP_SECONDS = 24 * 3600  # a match's hash outlives a crashed process's last refresh
 SPECTATOR = "s"
 SEATS = ("0", "1")
+STARTED = "started"  # the away hash's field: since when presence watches the started match
 
 # This process's token: a restarted process gets a new one, so it never revives its old entries.
 PROCESS_TOKEN = secrets.token_hex(8)
@@ -84,12 +95,13 @@ async def presence_refresh(sockets: Iterable[tuple[int, str, int | None]]) -> No
     """Mark each (match id, socket channel name, seat) as here, in one round trip."""
     async with client().pipeline(transaction=False) as pipe:
         heartbeat_command(pipe)
-        keys = set()
+        match_ids = set()
         for match_id, channel_name, seat in sockets:
-            keys.add(_key(match_id))
+            match_ids.add(match_id)
             pipe.hset(_key(match_id), channel_name, _entry(seat))
-        for key in keys:
-            pipe.expire(key, KEEP_SECONDS)
+        for match_id in match_ids:
+            pipe.expire(_key(match_id), KEEP_SECONDS)
+            pipe.expire(_away_key(match_id), KEEP_SECONDS)  # a long match keeps `started`
         await pipe.execute()
 
 
@@ -118,6 +130,10 @@ def _tokens(decoded: list[tuple[bytes, str, str]]) -> list[str]:
     return sorted({token for _, _, token in decoded})
 
 
+def _marks(away_hash: dict[bytes, bytes]) -> dict[str, int]:
+    return {field.decode(): int(value) for field, value in away_hash.items()}
+
+
 @dataclass(frozen=True)
 class _Reading:
     presence: Presence
@@ -129,7 +145,7 @@ class _Reading:
 def _summarise(
     decoded: list[tuple[bytes, str, str]],
     alive: dict[str, bool],
-    away_marks: dict[bytes, bytes],
+    marks: dict[str, int],
     now_ms: int,
 ) -> _Reading:
     players = dict.fromkeys(SEATS, False)
@@ -142,7 +158,7 @@ def _summarise(
             spectators += 1
         elif who in players:
             players[who] = True
-    marks = {seat.decode(): int(since) for seat, since in away_marks.items()}
+    started = marks.get(STARTED)
     away: dict[str, int | None] = {}
     mark_away, clear_away = [], []
     for seat in SEATS:
@@ -150,8 +166,11 @@ def _summarise(
             away[seat] = None
             if seat in marks:
                 clear_away.append(seat)
+        elif started is None:
+            away[seat] = None  # before the start nobody is away (see the module's docstring)
         else:
-            away[seat] = max(0, now_ms - marks.get(seat, now_ms))
+            since = max(marks.get(seat, now_ms), started)
+            away[seat] = max(0, now_ms - since)
             if seat not in marks:
                 mark_away.append(seat)
     return _Reading(Presence(players, spectators, away), stale, mark_away, clear_away)
@@ -161,31 +180,36 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-async def presence_read(match_id: int) -> Presence:
-    """Who is at the match now; cleans up dead processes' entries and keeps the away marks."""
-    (reading,) = await presence_read_many([match_id])
+async def presence_read(match_id: int, *, active: bool = False) -> Presence:
+    """Who is at the match now; cleans up dead processes' entries and keeps the away marks.
+    `active`: the caller knows the match is being played (a snapshot says so), so a lost
+    `started` field is written again (as now)."""
+    (reading,) = await presence_read_many([match_id], active=[match_id] if active else [])
     return reading
 
 
-async def presence_read_many(match_ids: list[int]) -> list[Presence]:
-    """Several matches' presence in three round trips (the hubs' watch, games/hub.py)."""
+async def presence_read_many(match_ids: list[int], *, active: Sequence[int] = ()) -> list[Presence]:
+    """Several matches' presence in three round trips (the hubs' watch, games/hub.py); `active`:
+    those of them the caller knows are being played (see `presence_read`)."""
     if not match_ids:
         return []
     redis_client = client()
+    now = _now_ms()
     async with redis_client.pipeline(transaction=False) as pipe:
+        for match_id in active:
+            _queue_started_if_missing(pipe, match_id, now)
         for match_id in match_ids:
             pipe.hgetall(_key(match_id))
             pipe.hgetall(_away_key(match_id))
-        results = await pipe.execute()
+        results = (await pipe.execute())[2 * len(active) :]
     decoded = [_decode(entries) for entries in results[0::2]]
     tokens = sorted({token for entries in decoded for token in _tokens(entries)})
     alive = {}
     if tokens:
         values = await redis_client.mget([_process_key(token) for token in tokens])
         alive = {token: value is not None for token, value in zip(tokens, values, strict=True)}
-    now = _now_ms()
     readings = [
-        _summarise(entries, alive, marks, now)
+        _summarise(entries, alive, _marks(marks), now)
         for entries, marks in zip(decoded, results[1::2], strict=True)
     ]
     writes = False
@@ -195,6 +219,12 @@ async def presence_read_many(match_ids: list[int]) -> list[Presence]:
         if writes:
             await pipe.execute()
     return [reading.presence for reading in readings]
+
+
+def _queue_started_if_missing(pipe, match_id: int, now_ms: int) -> None:
+    """Two commands: `started` as now unless it is there (the first writer wins)."""
+    pipe.hsetnx(_away_key(match_id), STARTED, now_ms)
+    pipe.expire(_away_key(match_id), KEEP_SECONDS)
 
 
 def _queue_writes(pipe, match_id: int, reading: _Reading, now_ms: int) -> bool:
@@ -227,30 +257,55 @@ async def spectator_counts(match_ids: list[int]) -> dict[int, int]:
 # --- For services (a worker thread, no event loop) -----------------------------------------------
 
 
-@cache
-def _sync_client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
+def _alive_now(redis_client, decoded: list[tuple[bytes, str, str]]) -> dict[str, bool]:
+    tokens = _tokens(decoded)
+    if not tokens:
+        return {}
+    values = redis_client.mget([_process_key(token) for token in tokens])
+    return {token: value is not None for token, value in zip(tokens, values, strict=True)}
 
 
-def seat_away_ms(match_id: int, seat: int) -> int | None:
-    """How long a seat has been away from the match (ms), None while one of its sockets is
-    open. For the claim service (games/services/lifecycle.py); it writes nothing: the away mark
-    it reads was set by whoever saw the seat go (a socket closing, a hub's watch)."""
+def _epoch_ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def presence_match_started(match_id: int, started_at: datetime) -> None:
+    """The match has started (called after its commit, games/services/lifecycle.py): presence
+    watches it from `started_at` on. Each seat without a socket now is away since the start;
+    marks left from before are dropped. Then a `presence` message tells the pages, which count
+    the window down from it (docs/protocol.md)."""
+    started = _epoch_ms(started_at)
     redis_client = _sync_client()
+    decoded = _decode(redis_client.hgetall(_key(match_id)))
+    alive = _alive_now(redis_client, decoded)
+    here = _summarise(decoded, alive, {}, started).presence.players
+    marks = {STARTED: started, **{seat: started for seat in SEATS if not here[seat]}}
+    with redis_client.pipeline(transaction=True) as pipe:
+        pipe.delete(_away_key(match_id))
+        pipe.hset(_away_key(match_id), mapping=marks)
+        pipe.expire(_away_key(match_id), KEEP_SECONDS)
+        pipe.execute()
+    reading = _summarise(decoded, alive, marks, _now_ms())
+    publish_match_message_now(match_id, {"type": "match.presence", **reading.presence.message()})
+
+
+def seat_away_ms(match_id: int, seat: int, *, started_at: datetime) -> int | None:
+    """How long a seat of an active match has been away (ms), None while one of its sockets is
+    open: never counted from before `started_at` (the match row's start), and 0 for a seat
+    nobody has seen away yet (its window starts now). For the claim service
+    (games/services/endings.py); it writes only a lost `started` field (see the module's
+    docstring), the away marks are set by whoever sees a seat go (a socket closing, a hub's
+    watch)."""
+    redis_client = _sync_client()
+    now = _now_ms()
     with redis_client.pipeline(transaction=False) as pipe:
+        _queue_started_if_missing(pipe, match_id, now)
         pipe.hgetall(_key(match_id))
         pipe.hgetall(_away_key(match_id))
-        entries, marks = pipe.execute()
+        _, _, entries, marks = pipe.execute()
     decoded = _decode(entries)
-    tokens = _tokens(decoded)
-    alive = {}
-    if tokens:
-        values = redis_client.mget([_process_key(token) for token in tokens])
-        alive = {token: value is not None for token, value in zip(tokens, values, strict=True)}
-    reading = _summarise(decoded, alive, marks, _now_ms())
-    key = str(seat)
-    if reading.presence.players[key]:
+    reading = _summarise(decoded, _alive_now(redis_client, decoded), _marks(marks), now)
+    away = reading.presence.away_ms[str(seat)]
+    if reading.presence.players[str(seat)]:
         return None
-    if key in reading.mark_away:
-        return 0  # nobody has noted it away yet: its window starts now
-    return reading.presence.away_ms[key]
+    return max(0, min(away or 0, now - _epoch_ms(started_at)))

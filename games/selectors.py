@@ -53,6 +53,10 @@ class Snapshot:
     creator_id: int
     private_open: bool  # an open private challenge: only its creator may watch it
 
+    @property
+    def status(self) -> str:
+        return self.state["match"]["status"]
+
 
 def match_snapshot(match_id: int) -> Snapshot | None:
     """A match as it is committed now, or None when it does not exist.

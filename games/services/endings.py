@@ -33,10 +33,12 @@ def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:
 
 
 def match_claim_abandoned(*, user, match_id: int) -> Match:
-    """Claim the match of an opponent who has been away longer than the reconnect window (issue
-    17): a win, reason `abandoned`, rated as the match was. Locks the match row; refused while the
-    opponent is at the table or still within the window (games/presence.py). A bot has no socket
-    but never leaves (issue 16): it is always at the table."""
+    """Claim the match of an opponent who has been away longer than the reconnect window: a win,
+    reason `abandoned`, rated as the match was. Locks the match row; refused while the opponent is
+    at the table or still within the window (docs/rules.md "Platform rules", Disconnects;
+    docs/protocol.md `claim`). The window never runs before the match started: an opponent who has
+    not come since has it from the start, one who left since has it from leaving
+    (games/presence.py). A bot has no socket but never leaves: it is always at the table."""
     with transaction.atomic():
         context = locked(match_id)
         seat = context.seat_of(user)
@@ -44,7 +46,7 @@ def match_claim_abandoned(*, user, match_id: int) -> Match:
             raise CommandError("match_not_active", _("This match is not being played."))
         if context.match.player_id(1 - seat) in context.bot_levels:
             raise CommandError("opponent_present", _("Your opponent is at the table."))
-        away_ms = presence.seat_away_ms(match_id, 1 - seat)
+        away_ms = presence.seat_away_ms(match_id, 1 - seat, started_at=context.match.started_at)
         if away_ms is None:
             raise CommandError("opponent_present", _("Your opponent is at the table."))
         window_ms = settings.RECONNECT_WINDOW_SECONDS * 1000

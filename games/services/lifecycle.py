@@ -9,6 +9,7 @@ rules of what happens are the engine's (games/rules/match), a refused command ra
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -17,6 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import presence
 from games.fairness import is_client_seed, new_client_seed, new_server_seed
 from games.models import EndReason, Match, MatchStatus, TimeControl, rule_columns
 from games.next_seed import take_next_seed
@@ -267,12 +269,16 @@ def match_accept(
 
 
 def begin_first_game(context: Locked) -> None:
-    """Both seats are filled: the engine starts game 1 with the opening roll."""
+    """Both seats are filled: the engine starts game 1 with the opening roll. After the commit,
+    the reconnect window starts for a seat with no socket (games/presence.py); a failure there
+    (Redis away) only makes the window start later, so it does not fail the start."""
     context.run(
         lambda state: engine.begin(
             state, dice=context.dice, now=context.now, **context.automation()
         )
     )
+    started = partial(presence.presence_match_started, context.match.pk, context.match.started_at)
+    transaction.on_commit(started, robust=True)
 
 
 def match_start_paired(

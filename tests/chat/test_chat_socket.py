@@ -206,3 +206,29 @@ async def test_muting_the_opponent_and_blocks_hide_their_chat(chat_match):
     assert "cb" not in {m["user"] for m in fresh["state"]["chat"]["messages"]}
     for socket in (white_socket, white_tab, black_socket, spectator):
         await socket.disconnect()
+
+
+async def test_a_socket_opened_before_its_owner_accepted_gets_the_players_view(
+    fixed_dice, client, settings
+):
+    """Black watched the open challenge, then accepted it (in another tab): the socket opened as
+    a spectator's now follows the seat, so Black never gets the spectators' chat during play.
+    Failed before the fix: the socket kept the spectator's view and relayed the spectators'
+    chat to the player."""
+    settings.CHAT_MESSAGES_PER_WINDOW = 100
+    white, black, watcher = [await sync_to_async(make_user)(name) for name in ("ew", "eb", "es")]
+    login = sync_to_async(cookie_for)
+    cookies = [await login(client.__class__(), user) for user in (white, black, watcher)]
+    match = await sync_to_async(services.match_create)(creator=white)
+    early, snapshot = await open_socket(match.pk, cookies[1])
+    assert snapshot["you"]["seat"] is None
+    await sync_to_async(fixed_dice)(6, 1)
+    await sync_to_async(services.match_accept)(user=black, match_id=match.pk)
+    started = await next_of(early, "snapshot")
+    assert started["you"]["seat"] == 1 and started["state"]["match"]["status"] == "active"
+    spectator, _ = await open_socket(match.pk, cookies[2])
+    assert (await send_chat(spectator, "s1", text="black, run"))["type"] == "ack"
+    await mark([(early, "mark-b")])
+    assert await chats_until(early, "mark-b") == []
+    for socket in (early, spectator):
+        await socket.disconnect()

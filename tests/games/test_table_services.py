@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import presence, services
 from games.models import Game, Match, MatchStatus, Turn
@@ -28,8 +29,13 @@ def _away_since(match_id: int, seat: int, seconds_ago: float) -> None:
 
 @pytest.fixture(autouse=True)
 def _clean_presence(active_match):
+    """The match started ten minutes ago, and presence has watched it since (as after the
+    start's commit, which these tests' transactions never reach)."""
     client = _sync_client()
     client.delete(presence._key(active_match.pk), _away_key(active_match.pk))
+    started = timezone.now() - timedelta(minutes=10)
+    Match.objects.filter(pk=active_match.pk).update(started_at=started)
+    presence.presence_match_started(active_match.pk, started)
     yield
     client.delete(presence._key(active_match.pk), _away_key(active_match.pk))
 
@@ -62,6 +68,20 @@ def test_claim_after_the_window_wins_rated_and_counts_on_the_profile(active_matc
     with pytest.raises(services.CommandError) as replayed:
         services.match_claim_abandoned(user=white, match_id=active_match.pk)
     assert replayed.value.code == "match_not_active"
+
+
+def test_an_away_mark_from_before_the_start_does_not_count(active_match, players):
+    """However the seat came to be marked away before the start, the window runs from the start
+    (the match row's), so a claim right after the start is refused."""
+    white, _ = players
+    started = timezone.now()
+    Match.objects.filter(pk=active_match.pk).update(started_at=started)
+    presence.presence_match_started(active_match.pk, started)
+    _away_since(active_match.pk, 1, 600)
+    with pytest.raises(services.CommandError) as refused:
+        services.match_claim_abandoned(user=white, match_id=active_match.pk)
+    assert refused.value.code == "reconnect_window"
+    assert Match.objects.get(pk=active_match.pk).status == MatchStatus.ACTIVE
 
 
 def test_a_spectator_cannot_claim(active_match):
