@@ -1,10 +1,11 @@
 """Chat writes (issue 14): a message, and a player muting the opponent for the match.
 
 A message is refused, changing nothing, when it is empty or longer than 140 characters, shows
-nothing or holds control or direction-control characters (config/showable_text.py), its author
-is banned or chat-muted by a moderator, or the author sent CHAT_MESSAGES_PER_WINDOW messages in
-the last CHAT_WINDOW_SECONDS (counted in PostgreSQL with the author's row locked, so several tabs
-or processes cannot race past the limit). After commit it is
+nothing or holds control or direction-control characters (config/showable_text.py), the match
+has not started (an open or cancelled challenge: no chat) or is a private challenge the author
+may not see, its author is banned or chat-muted by a moderator, or the author sent
+CHAT_MESSAGES_PER_WINDOW messages in the last CHAT_WINDOW_SECONDS (counted in PostgreSQL with the
+author's row locked, so several tabs or processes cannot race past the limit). After commit it is
 published to the match's sockets, which show it to whom the visibility rules allow
 (chat/selectors.py, games/consumers.py).
 """
@@ -22,6 +23,7 @@ from django.utils.translation import gettext as _
 from chat.models import MAX_CHAT_LENGTH, ChatMessage, ChatMute, QuickPhrase, Room
 from chat.selectors import DURING_PLAY, wire_message
 from config.showable_text import UnshowableText, check_showable
+from games.selectors import NEVER_STARTED, match_parties, may_see_match
 from games.services.errors import CommandError
 
 
@@ -56,7 +58,7 @@ def chat_post(*, user, match_id: int, text: str | None = None, phrase: str | Non
     """Post a message (a text or a quick phrase) to the match's chat: the players' chat for its
     two players, the spectators' chat for everyone else signed in. Locks the author's row."""
     from accounts.models import User
-    from games.models import Match, MatchStatus
+    from games.models import Match
     from moderation.selectors import ban_in_force, chat_mute_in_force
 
     if user is None or not user.is_authenticated:
@@ -70,13 +72,17 @@ def chat_post(*, user, match_id: int, text: str | None = None, phrase: str | Non
         locked_user = User.objects.select_for_update().filter(pk=user.pk, is_active=True).first()
         if locked_user is None:
             raise CommandError("account_inactive", _("This account is deactivated."))
-        match = Match.objects.filter(pk=match_id).values("creator_id", "opponent_id", "status",
-                                                          "private").first()  # fmt: skip
-        if match is None:
+        match = (
+            Match.objects.filter(pk=match_id)
+            .only("creator_id", "opponent_id", "invited_id", "status", "private")
+            .first()
+        )
+        if match is None or not may_see_match(match_parties(match), locked_user):
             raise CommandError("not_found", _("There is no such match."))
-        is_player = user.pk in (match["creator_id"], match["opponent_id"])
-        if match["status"] == MatchStatus.OPEN and match["private"] and not is_player:
-            raise CommandError("not_found", _("There is no such match."))
+        if match.status in NEVER_STARTED:
+            # No chat before the match: an open challenge is nobody's table yet.
+            raise CommandError("match_not_started", _("The chat opens when the match starts."))
+        is_player = user.pk in (match.creator_id, match.opponent_id)
         if ban_in_force(user.pk) is not None:
             raise CommandError("banned", _("Your account is banned."))
         mute = chat_mute_in_force(user.pk)
@@ -103,7 +109,7 @@ def chat_post(*, user, match_id: int, text: str | None = None, phrase: str | Non
             "type": "match.chat",
             "author": user.pk,
             # During play the players do not get the spectators' chat (chat/selectors.py).
-            "during_play": match["status"] in DURING_PLAY,
+            "during_play": match.status in DURING_PLAY,
             "message": wire_message(message, locked_user.username),
         }
         transaction.on_commit(lambda: _publish_chat(match_id, payload))

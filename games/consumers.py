@@ -154,10 +154,9 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
     async def _open(self) -> None:
         snapshot = await _read_snapshot(self.match_id)
         user = self.user
-        if snapshot is None or (
-            snapshot.private_open and (user is None or user.pk != snapshot.creator_id)
-        ):
-            # A private challenge is seen through its invite page only (like the match page).
+        if snapshot is None or not selectors.may_see_match(snapshot.parties, user):
+            # A private challenge that never started is its two parties' only (and staff's),
+            # like its page (games/views.py).
             await self.send_error("not_found", _("There is no such match."))
             await self.close(code=CLOSE_NOT_FOUND)
             return

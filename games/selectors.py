@@ -43,6 +43,30 @@ def game_moves(game: Game | None) -> list[MoveState]:
     ]  # fmt: skip
 
 
+# A match that never started: an open challenge, or one cancelled, declined or lapsed (all three
+# `cancelled`). None has a chat; a private one stays its parties' (`match_parties`), while a
+# private match that started (an accepted invite, a rematch, a pairing) is watched like any other.
+NEVER_STARTED = (MatchStatus.OPEN, MatchStatus.CANCELLED)
+
+
+def match_parties(match: Match) -> frozenset[int] | None:
+    """Who may see a private challenge that never started, for ever: its creator and the player
+    it was sent to (an invite link's other party holds the link, games/views.py), and staff
+    (`may_see_match`). None: anyone may watch the match."""
+    if not match.private or match.status not in NEVER_STARTED:
+        return None
+    return frozenset(pk for pk in (match.creator_id, match.invited_id) if pk is not None)
+
+
+def may_see_match(parties: frozenset[int] | None, user) -> bool:
+    """Whether `user` (None or anonymous: a visitor) may see a match with these parties."""
+    if parties is None:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return user.pk in parties or user.is_staff
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """A match as committed at one instant: its version and wire state, and who sits where."""
@@ -51,7 +75,7 @@ class Snapshot:
     state: dict[str, Any]
     seats: dict[int, int]  # user id -> seat (from the match row, never from names)
     creator_id: int
-    private_open: bool  # an open private challenge: only its creator may watch it
+    parties: frozenset[int] | None  # a private challenge's only viewers (with staff), else None
 
     @property
     def status(self) -> str:
@@ -90,7 +114,7 @@ def match_snapshot(match_id: int) -> Snapshot | None:
         state=state,
         seats=seats,
         creator_id=match.creator_id,
-        private_open=match.private and match.status == MatchStatus.OPEN,
+        parties=match_parties(match),
     )
 
 
@@ -217,7 +241,12 @@ class PlayerMatches:
         self.user = user
 
     def _seat(self, seat: str) -> QuerySet[Match]:
-        return Match.objects.filter(**{seat: self.user}).exclude(status=MatchStatus.CANCELLED)
+        # Never a challenge that did not start; an open private one is its parties' alone.
+        return (
+            Match.objects.filter(**{seat: self.user})
+            .exclude(status=MatchStatus.CANCELLED)
+            .exclude(status=MatchStatus.OPEN, private=True)
+        )
 
     def count(self) -> int:
         return self._seat("creator").count() + self._seat("opponent").count()

@@ -119,11 +119,12 @@ def match_create_vs_bot(request: HttpRequest) -> HttpResponse:
 
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("creator", "opponent"), pk=match_id)
+    if not selectors.may_see_match(selectors.match_parties(match), request.user):
+        # A private challenge that never started, for ever (whether cancelled, declined or
+        # lapsed): its other party comes through the invite link (or is the challenged player).
+        raise Http404
     is_creator = request.user.is_authenticated and request.user.pk == match.creator_id
-    is_invited = request.user.is_authenticated and request.user.pk == match.invited_id
     if match.status == MatchStatus.OPEN and not is_creator:
-        if match.private and not is_invited:
-            raise Http404  # only the invite link (or the challenged player) sees a private one
         return render(request, "games/challenge.html", {"match": match})
     if match.status == MatchStatus.CANCELLED:
         return render(request, "games/challenge.html", {"match": match})
@@ -162,8 +163,10 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def match_invite(request: HttpRequest, token: str) -> HttpResponse:
+    """The invite link: whoever holds it is the challenge's other party, so it shows the
+    challenge, open or not, until the match starts (then the match page, like everyone's)."""
     match = get_object_or_404(Match.objects.select_related("creator"), invite_token=token)
-    if match.status != MatchStatus.OPEN:
+    if match.status not in selectors.NEVER_STARTED:
         return redirect(match)
     return render(request, "games/challenge.html", {"match": match, "token": token})
 

@@ -146,6 +146,7 @@ export class MatchApp {
 
   render() {
     if (!this.model.view) return;
+    this.chat.status(this.model.view.match.status);
     if (this.drawnConfirmed !== this.model.confirmed) {
       this.drawnConfirmed = this.model.confirmed;
       this.stateAt = performance.now();

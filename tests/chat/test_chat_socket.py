@@ -232,3 +232,24 @@ async def test_a_socket_opened_before_its_owner_accepted_gets_the_players_view(
     assert await chats_until(early, "mark-b") == []
     for socket in (early, spectator):
         await socket.disconnect()
+
+
+@pytest.mark.parametrize("end", ["open", "cancelled"])
+async def test_no_chat_on_a_match_that_never_started(fixed_dice, client, end):
+    """An open (or cancelled) challenge has no chat: its creator and anyone watching are refused
+    with `match_not_started`, and nothing is stored. Failed before the fix: both were stored."""
+    creator, watcher = [await sync_to_async(make_user)(name) for name in ("nc_c", "nc_w")]
+    match = await sync_to_async(services.match_create)(creator=creator)
+    sockets = [
+        (await open_socket(match.pk, await sync_to_async(cookie_for)(client.__class__(), user)))[0]
+        for user in (creator, watcher)
+    ]
+    if end == "cancelled":
+        await sync_to_async(services.match_cancel)(user=creator, match_id=match.pk)
+    for number, socket in enumerate(sockets):
+        for kind, fields in (("t", {"text": "hello"}), ("p", {"phrase": "good_luck"})):
+            answer = await send_chat(socket, f"{kind}{number}", **fields)
+            assert (answer["type"], answer["code"]) == ("error", "match_not_started"), answer
+    assert not await sync_to_async(ChatMessage.objects.filter(match_id=match.pk).exists)()
+    for socket in sockets:
+        await socket.disconnect()

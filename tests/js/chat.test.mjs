@@ -2,7 +2,7 @@
 // and the text a message shows.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mergeMessages, messageText } from "../../static/js/match/chat.js";
+import { chatOpen, mergeMessages, messageText } from "../../static/js/match/chat.js";
 import { DEFAULT_STRINGS } from "../../static/js/match/strings.js";
 import { translator } from "../../static/js/strings.js";
 
@@ -22,4 +22,12 @@ test("an empty snapshot keeps only what came after nothing: everything live", ()
 test("a quick phrase shows in the reader's language; a text as it was typed", () => {
   assert.equal(messageText({ phrase: "good_game", text: "" }, t), "Хорошая игра!");
   assert.equal(messageText({ phrase: null, text: "<b>hi</b>" }, t), "<b>hi</b>");
+});
+
+test("no chat before the match starts: an open or cancelled challenge has none", () => {
+  assert.deepEqual(
+    ["open", "cancelled", "active", "finished", "aborted"].map(chatOpen),
+    [false, false, true, true, true],
+  );
+  assert.equal(t("chat_not_started"), "The chat opens when the match starts.");
 });

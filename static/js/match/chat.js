@@ -12,6 +12,12 @@ export function messageText(message, t) {
   return message.text || "";
 }
 
+/** Whether a match of this status has a chat: not before it starts (an open or cancelled
+ * challenge; the server refuses with `match_not_started`, docs/protocol.md). */
+export function chatOpen(status) {
+  return status !== "open" && status !== "cancelled";
+}
+
 /** Merge a snapshot's messages with live ones that came after it (pure; for tests too). */
 export function mergeMessages(current, snapshotMessages) {
   const last = snapshotMessages.length ? snapshotMessages[snapshotMessages.length - 1].id : 0;
@@ -29,6 +35,8 @@ export class ChatPanel {
     this.messages = [];
     this.isPlayer = false;
     this.live = true;
+    this.open = true;
+    this.controls = root.querySelectorAll("#chat-input, #chat-send, [data-phrase]");
     const form = root.querySelector("#chat-form");
     if (form) {
       form.addEventListener("submit", (ev) => {
@@ -53,6 +61,17 @@ export class ChatPanel {
     this.draw();
   }
 
+  /** The match's status, at every drawing: the chat opens when the match starts. */
+  status(status) {
+    const open = chatOpen(status);
+    if (open === this.open) return;
+    this.open = open;
+    this.controls.forEach((control) => {
+      control.disabled = !open;
+    });
+    this.draw();
+  }
+
   add(message) {
     if (this.messages.some((m) => m.id === message.id)) return;
     this.messages.push(message);
@@ -71,8 +90,8 @@ export class ChatPanel {
     this.list.replaceChildren(...this.messages.map((m) => this.line(m)));
     if (atBottom) this.list.scrollTop = this.list.scrollHeight;
     if (this.note) {
-      this.note.hidden = !(this.isPlayer && this.live);
-      this.note.textContent = this.t("spectators_hidden");
+      this.note.hidden = this.open && !(this.isPlayer && this.live);
+      this.note.textContent = this.t(this.open ? "spectators_hidden" : "chat_not_started");
     }
   }
 

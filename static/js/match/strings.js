@@ -22,6 +22,7 @@ export const DEFAULT_STRINGS = {
   phrase_good_luck: "Good luck!", phrase_good_game: "Good game!", phrase_thanks: "Thanks!",
   phrase_well_played: "Well played!", spectator: "spectator",
   spectators_hidden: "The spectators’ chat is shown to the players after the match.",
+  chat_not_started: "The chat opens when the match starts.",
   timed_out: "{name} ran out of time: the server plays this turn (timeout {n} of 3)",
   game_over: "{name} won game {game}: {result}, {points}", oin: "oin", mars: "mars",
   point_one: "1 point", points_many: "{n} points",
