@@ -221,6 +221,81 @@ async def _fuzz_client_seeds(site, match_id: int, cookie: str) -> dict[str, int]
     return counts
 
 
+OPEN_CHAT_FRAMES = 300
+# The window the site runs with below: shorter than the fuzz on the open challenge lasts.
+START_WINDOW_SECONDS = 5
+
+
+def test_no_chat_before_the_start_and_no_claim_from_time_before_it(test_database_name, client):
+    """Hostile chat frames on an open challenge, from its creator and from a signed-in watcher
+    (texts, phrases, wrong types, markup, too long): every one refused, nothing stored, the
+    challenge unchanged; the valid ones with `match_not_started`. The challenge waited longer
+    than the reconnect window with the watcher's socket on it; once accepted, the creator's
+    hostile claims right away are all refused (the acceptor's page has not even opened): time
+    before the start never counts. Both failed before the fix (the chat was stored; the claims
+    won the match)."""
+    site = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="1000000",
+                      CHAT_MESSAGES_PER_WINDOW="1000000",
+                      RECONNECT_WINDOW_SECONDS=str(START_WINDOW_SECONDS))  # fmt: skip
+    try:
+        creator, acceptor, watcher = (make_user(name) for name in ("oc_c", "oc_a", "oc_w"))
+        match = services.match_create(creator=creator, rated=True)
+        cookies = (session_cookie_for(client, creator),
+                   session_cookie_for(client.__class__(), watcher))  # fmt: skip
+
+        def accept() -> None:
+            services.match_accept(user=acceptor, match_id=match.pk)
+
+        summary = asyncio.run(_fuzz_before_the_start(site, match.pk, cookies, accept))
+    finally:
+        stop_process(site.process)
+    assert summary["frames"] == OPEN_CHAT_FRAMES and summary["acks"] == 0, summary
+    assert summary["match_not_started"] >= 10, summary
+    assert summary["claims"] == 2 * len(CLAIM_FRAMES), summary
+
+
+def _open_state(match_id: int) -> tuple[int, str, int]:
+    match = Match.objects.get(pk=match_id)
+    return match.version, match.status, ChatMessage.objects.filter(match_id=match_id).count()
+
+
+async def _fuzz_before_the_start(site, match_id: int, cookies, accept) -> dict[str, int]:
+    rng = random.Random(SEED + 25)
+    url = f"ws://127.0.0.1:{site.port}/ws/matches/{match_id}/"
+    read_state = sync_to_async(_open_state)
+    counts = {"frames": 0, "acks": 0, "match_not_started": 0}
+    async with (
+        connect(url, origin=site.url, additional_headers={"Cookie": cookies[0]}) as creator,
+        connect(url, origin=site.url, additional_headers={"Cookie": cookies[1]}) as watcher,
+    ):
+        for socket in (creator, watcher):
+            while json.loads(await socket.recv())["type"] != "snapshot":
+                pass
+        watched_since = asyncio.get_running_loop().time()
+        before = await read_state(match_id)
+        assert before[1:] == ("open", 0)
+        for number in range(OPEN_CHAT_FRAMES):
+            socket = watcher if number % 3 == 2 else creator
+            sent = frame(rng, before[0], ["chat"])
+            await socket.send(sent)
+            await socket.send(json.dumps({"type": "ping", "id": f"o{number}"}))
+            while True:
+                message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+                if message["type"] == "pong" and message.get("id") == f"o{number}":
+                    break
+                counts["acks"] += message["type"] == "ack"
+                counts["match_not_started"] += message.get("code") == "match_not_started"
+                assert message["type"] not in ("ack", "chat"), (number, sent, message)
+                assert message.get("code") != "internal", (number, sent, message)
+            counts["frames"] += 1
+            assert await read_state(match_id) == before, (number, sent)
+        waited = asyncio.get_running_loop().time() - watched_since
+        await asyncio.sleep(max(0.0, START_WINDOW_SECONDS + 0.5 - waited))
+        await sync_to_async(accept)()
+        counts["claims"] = await _hostile_claims(creator, watcher, match_id, sync_to_async(_state))
+    return counts
+
+
 def _white_to_move(match_id: int) -> bool:
     game = Game.objects.get(match_id=match_id, number=1)
     return game.seat_of_side(game.turn) == 0
