@@ -74,7 +74,6 @@ class Snapshot:
     version: int
     state: dict[str, Any]
     seats: dict[int, int]  # user id -> seat (from the match row, never from names)
-    creator_id: int
     parties: frozenset[int] | None  # a private challenge's only viewers (with staff), else None
 
     @property
@@ -113,7 +112,6 @@ def match_snapshot(match_id: int) -> Snapshot | None:
         version=match.version,
         state=state,
         seats=seats,
-        creator_id=match.creator_id,
         parties=match_parties(match),
     )
 
