@@ -1,11 +1,11 @@
 # `make run` and `make test` are the only commands needed on a fresh machine (Python >= 3.11,
-# make, git). Both create .venv when missing, install the pinned dependencies, then go.
+# make, git). Each creates .venv when missing, installs the pinned dependencies, then goes.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install manage lint clean-data messages
+.PHONY: run test test-all install manage lint clean-data messages
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,7 +18,16 @@ install: $(STAMP)
 run: $(STAMP)
 	$(PY) -m config.launcher run
 
+# The everyday loop: every test that runs in pytest's own process (engine, services, selectors,
+# forms, views, in-process sockets); the test database is kept in .data/test between runs.
+# Tests that start processes or a browser (markers `integration`, `browser`) are left to test-all.
+TEST_MARKERS := not browser and not integration
 test: $(STAMP)
+	$(PY) -m config.launcher test --reuse-db -m "$(TEST_MARKERS)" $(PYTEST_ARGS)
+
+# Everything, on throwaway servers: browser, multi-process integration, production drills, the
+# JavaScript units under Node. What CI runs (.ci/run).
+test-all: $(STAMP)
 	$(PY) -m config.launcher test $(PYTEST_ARGS)
 
 # A manage.py command on `make run`'s data (works while `make run` is running too):
@@ -36,7 +45,8 @@ messages: $(STAMP)
 	DEBUG=$${DEBUG:-1} DATABASE_URL=$${DATABASE_URL:-postgres://unused/unused} \
 		REDIS_URL=$${REDIS_URL:-redis://unused:6379/0} $(PY) -m config.catalogs
 
-# Deletes the kept development database and Redis data of `make run`.
+# Deletes the kept development database and Redis data of `make run`, and `make test`'s kept
+# test database.
 clean-data:
 	rm -rf .data
 

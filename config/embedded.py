@@ -150,10 +150,11 @@ class EmbeddedServices:
     """Start what the environment does not provide; export the URLs; stop it all on exit.
 
     `persistent_dir` keeps data across runs (`make run`); None makes throwaway servers in a
-    temporary folder (`make test`).
+    temporary folder (`make test-all`). `keep_redis=False` keeps only PostgreSQL's data there
+    (`make test`: the migrated test database), with a throwaway Redis beside it.
     """
 
-    def __init__(self, persistent_dir: Path | None) -> None:
+    def __init__(self, persistent_dir: Path | None, *, keep_redis: bool = True) -> None:
         self.throwaway = persistent_dir is None
         if persistent_dir is None:
             # Short path: unix socket paths are limited to ~107 bytes.
@@ -161,6 +162,8 @@ class EmbeddedServices:
         else:
             root = persistent_dir
         self.root = root
+        self.keep_redis = keep_redis and not self.throwaway
+        self._redis_root: Path | None = None
         self.postgres: EmbeddedPostgres | None = None
         self.redis: EmbeddedRedis | None = None
 
@@ -171,7 +174,11 @@ class EmbeddedServices:
                 os.environ["DATABASE_URL"] = self.postgres.start()
                 log.info("embedded PostgreSQL in %s", self.root / "postgres")
             if not os.environ.get("REDIS_URL"):
-                self.redis = EmbeddedRedis(self.root / "redis", throwaway=self.throwaway)
+                if self.keep_redis or self.throwaway:
+                    self.redis = EmbeddedRedis(self.root / "redis", throwaway=self.throwaway)
+                else:
+                    self._redis_root = Path(tempfile.mkdtemp(prefix="nardy-"))
+                    self.redis = EmbeddedRedis(self._redis_root / "redis", throwaway=True)
                 os.environ["REDIS_URL"] = self.redis.start()
                 log.info("embedded Redis on %s", self.redis.socket_path)
         except BaseException:
@@ -188,3 +195,6 @@ class EmbeddedServices:
             self.postgres = None
         if self.throwaway:
             shutil.rmtree(self.root, ignore_errors=True)
+        if self._redis_root is not None:
+            shutil.rmtree(self._redis_root, ignore_errors=True)
+            self._redis_root = None

@@ -12,6 +12,7 @@ Ctrl-C (SIGINT) or SIGTERM stops every process started here, embedded servers la
 from __future__ import annotations
 
 import argparse
+import fcntl
 import logging
 import os
 import secrets
@@ -129,8 +130,28 @@ def command_manage(manage_arguments: list[str]) -> int:
         return subprocess.run([sys.executable, "manage.py", *manage_arguments], cwd=ROOT).returncode
 
 
+def test_servers(pytest_arguments: list[str]) -> tuple[EmbeddedServices, object]:
+    """Throwaway servers; with `--reuse-db` (`make test`) the embedded PostgreSQL keeps its data
+    in .data/test, so the next run finds the migrated test database (pytest-django keeps it and
+    applies only new migrations). One run at a time uses that folder (a lock): a second run
+    beside it gets throwaway servers."""
+    if "--reuse-db" not in pytest_arguments:
+        return EmbeddedServices(None), None
+    folder = DATA_DIR / "test"
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = open(folder / "run.lock", "w")  # held for the whole run
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        log.info("another test run keeps %s: throwaway servers for this one", folder)
+        return EmbeddedServices(None), None
+    return EmbeddedServices(folder, keep_redis=False), lock
+
+
 def command_test(pytest_arguments: list[str]) -> int:
-    with EmbeddedServices(None):
+    servers, _lock = test_servers(pytest_arguments)
+    with servers:
         environment = dict(os.environ)
         # Keep this run's keys and queues apart from anything else on a shared Redis.
         run_prefix = f"nardy-test-{secrets.token_hex(4)}"

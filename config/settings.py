@@ -146,8 +146,20 @@ if not REDIS_URL:
         "REDIS_URL is not set. Use `make run` / `make test` (they start an embedded Redis), "
         "or set REDIS_URL=redis://host:6379/0 (or unix:///path/to/redis.sock?db=0)."
     )
+
+
+def per_test_worker(name: str) -> str:
+    """Test runs only: pytest-xdist runs the suite in several processes at once and sets
+    PYTEST_XDIST_WORKER (gw0, gw1, ...) in each before settings load. pytest-django gives each its
+    own database (`_gw0`); this gives each its own Redis keys and Celery queue, so one's site and
+    worker never take another's tasks. The processes a test starts get the values it derived
+    (tests/conftest.py, child_environment), not the variable."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return f"{name}-{worker}" if worker else name
+
+
 # A prefix keeps several sites (or a test run) apart on one Redis server.
-REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "nardy")
+REDIS_PREFIX = per_test_worker(os.environ.get("REDIS_PREFIX", "nardy"))
 
 # Redis pub/sub: a group message is published once and each Daphne process that has a socket in
 # the group gets it once and hands it to those sockets (the list-based core layer ran a Redis
@@ -183,7 +195,9 @@ def celery_redis_url(url: str) -> str:
 
 CELERY_BROKER_URL = celery_redis_url(REDIS_URL)
 CELERY_RESULT_BACKEND = celery_redis_url(REDIS_URL)
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", REDIS_PREFIX)
+CELERY_TASK_DEFAULT_QUEUE = (
+    per_test_worker(os.environ["CELERY_QUEUE"]) if os.environ.get("CELERY_QUEUE") else REDIS_PREFIX
+)
 CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:celery:"}
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:celery:"}
 CELERY_RESULT_EXPIRES = 3600

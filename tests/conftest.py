@@ -3,6 +3,11 @@
 Everything here talks to the real PostgreSQL and Redis that `make test` started (or that
 DATABASE_URL / REDIS_URL name). Processes started here see only committed data, so tests that use
 them take `transactional_db` (or `django_db(transaction=True)`).
+
+`make test` runs only what runs in this process; tests that start processes or a browser carry
+the `integration` / `browser` markers and run in `make test-all` (tests/markers.py checks that).
+A session starts at most one site (Daphne + a Celery worker) and one Chromium, each kept for every
+test that needs it.
 """
 
 from __future__ import annotations
@@ -22,6 +27,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PROCESS_START_TIMEOUT = 60.0
+# Our processes exit within a second or two of SIGTERM (the launcher stops Daphne and the worker,
+# whose tasks are short); past this something is stuck, and SIGKILL ends it.
+STOP_GRACE_SECONDS = 10.0
+
+pytest_plugins = ["tests.markers"]
 
 
 def free_port() -> int:
@@ -30,13 +40,24 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def child_environment(database_name: str, **overrides: str) -> dict[str, str]:
-    """The environment of this test run, with DATABASE_URL pointing at the test database."""
+def child_environment(database_name: str, **overrides: str | None) -> dict[str, str]:
+    """The environment of this test run, with DATABASE_URL pointing at the test database and this
+    process's Redis prefix and Celery queue (per xdist worker: config/settings.py,
+    per_test_worker); an override of None removes the variable (the setting's default applies)."""
+    from django.conf import settings
+
     parts = urlsplit(os.environ["DATABASE_URL"])
     environment = dict(os.environ)
     environment["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{database_name}"))
+    environment.pop("PYTEST_XDIST_WORKER", None)
+    environment["REDIS_PREFIX"] = settings.REDIS_PREFIX
+    environment["CELERY_QUEUE"] = settings.CELERY_TASK_DEFAULT_QUEUE
     environment.setdefault("PYTHONUNBUFFERED", "1")
-    environment.update(overrides)
+    for name, value in overrides.items():
+        if value is None:
+            environment.pop(name, None)
+        else:
+            environment[name] = value
     return environment
 
 
@@ -54,11 +75,11 @@ def wait_for(predicate, timeout: float, what: str, process: subprocess.Popen | N
     raise TimeoutError(f"{what} did not come up within {timeout:.0f} s")
 
 
-def stop_process(process: subprocess.Popen) -> None:
+def stop_process(process: subprocess.Popen, grace: float = STOP_GRACE_SECONDS) -> None:
     if process.poll() is None:
         process.terminate()
         try:
-            process.wait(20)
+            process.wait(grace)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
@@ -141,15 +162,6 @@ def start_celery_worker(environment: dict[str, str], name: str) -> subprocess.Po
     return process
 
 
-@pytest.fixture(scope="module")
-def celery_worker_process(test_database_name) -> Iterator[subprocess.Popen]:
-    """A real Celery worker process on the test database and this run's Redis queue (per module:
-    the timed-play tests must know exactly which workers are alive)."""
-    process = start_celery_worker(child_environment(test_database_name), f"test-{os.getpid()}")
-    yield process
-    stop_process(process)
-
-
 def start_celery_beat(environment: dict[str, str], schedule_file: Path) -> subprocess.Popen:
     """The one Celery beat (it sends the deadline sweep every DEADLINE_SWEEP_SECONDS)."""
     return subprocess.Popen(
@@ -166,7 +178,7 @@ class SiteProcess:
     process: subprocess.Popen
 
 
-def start_site(database_name: str, **environment_overrides: str) -> SiteProcess:
+def start_site(database_name: str, **environment_overrides: str | None) -> SiteProcess:
     """Start the site the way `make run` does (config.launcher run), on the test database."""
     import urllib.request
 
@@ -186,12 +198,80 @@ def start_site(database_name: str, **environment_overrides: str) -> SiteProcess:
     return SiteProcess(url=url, port=port, process=process)
 
 
-@pytest.fixture(scope="module")
-def site(test_database_name) -> Iterator[SiteProcess]:
-    """Daphne + a Celery worker started by the launcher, as `make run` starts them."""
-    running = start_site(test_database_name)
+# What the session's site is started with: the test seams and limits that tests playing at a
+# program's pace need. A test that needs other values asks `sites.another(...)` and says why.
+# Test-only values: DEBUG is on in every test run (config/launcher.py).
+SITE_SETTINGS: dict[str, str] = {
+    "NARDY_TEST_DICE": "1",  # tests may queue the dice (games/dice.py; DEBUG is on in tests)
+    # Programs and browsers driven by tests send far more than a person's 100 frames per 20 s
+    # (lila-ws's limit; tests/integration/test_processes.py proves it on another site process).
+    "SOCKET_RATE_LIMIT_MESSAGES": "1000000",
+    "SNAPSHOT_REQUESTS_PER_MINUTE": "1000000",
+    "CHAT_MESSAGES_PER_WINDOW": "1000000",
+    "SOCKETS_PER_ADDRESS": "0",  # every test client comes from 127.0.0.1
+    # The computer's pause between steps: a person's pace is not what is tested.
+    "BOT_STEP_SECONDS": "0.02",
+    "BOT_THINK_SECONDS": "0.05",
+}
+
+
+class Sites:
+    """The session's site, started on first use and kept to the end of the session; and at most
+    one other site process beside it, for the tests that need a second process (a socket moving
+    between processes) or other settings (a window, a limit): kept while tests ask for the same
+    settings, replaced when they ask for others. Its worker shares the Celery queue with the
+    site's: the settings asked for change what Daphne does, not what a task does."""
+
+    def __init__(self, database_name: str) -> None:
+        self.database_name = database_name
+        self._site: SiteProcess | None = None
+        self._other: tuple[dict[str, str | None], SiteProcess] | None = None
+
+    def site(self) -> SiteProcess:
+        if self._site is None or self._site.process.poll() is not None:
+            self._site = start_site(self.database_name, **SITE_SETTINGS)
+        return self._site
+
+    def another(self, **overrides: str | None) -> SiteProcess:
+        """Another site process, with these settings over SITE_SETTINGS (None: the setting's own
+        default); the caller says why it needs one."""
+        if self._other is not None:
+            settings, running = self._other
+            if settings == overrides and running.process.poll() is None:
+                return running
+            stop_process(running.process)
+            self._other = None
+        running = start_site(self.database_name, **{**SITE_SETTINGS, **overrides})
+        self._other = (overrides, running)
+        return running
+
+    def stop(self) -> None:
+        for running in (self._site, self._other[1] if self._other else None):
+            if running is not None:
+                stop_process(running.process)
+        self._site = self._other = None
+
+
+@pytest.fixture(scope="session")
+def sites(test_database_name) -> Iterator[Sites]:
+    running = Sites(test_database_name)
     yield running
-    stop_process(running.process)
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def site(sites) -> SiteProcess:
+    """Daphne + a Celery worker started by the launcher, as `make run` starts them (with
+    SITE_SETTINGS), once per session (per xdist worker: on that worker's database and keys)."""
+    return sites.site()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(site) -> subprocess.Popen:
+    """A real Celery worker process on the test database and this run's Redis queue: the site's
+    (the launcher process that runs it). Tests that must know exactly which workers are alive
+    start their own on their own queue (tests/games/test_timed_play_recovery.py)."""
+    return site.process
 
 
 # --- Browser (Playwright driving Debian's Chromium) ---------------------------------------------
@@ -216,34 +296,81 @@ def find_chromium() -> str | None:
     return None
 
 
-@pytest.fixture
-def browser(monkeypatch):
-    """A headless Chromium for one test (Playwright's sync API runs an event loop in this thread
-    while it lives, so it must not outlive the test)."""
-    executable = find_chromium()
-    use_playwright_own = False
-    if executable is None:
-        try:
-            from playwright.sync_api import sync_playwright
+class Chromium:
+    """One headless Chromium for the browser tests of a session, launched by the first of them and
+    closed after the last (tests/markers.py runs them last, together).
 
-            with sync_playwright() as playwright:
-                use_playwright_own = os.path.exists(playwright.chromium.executable_path)
-        except Exception:  # noqa: BLE001
-            use_playwright_own = False
-        if not use_playwright_own:
-            if os.environ.get("CI") == "true":
-                pytest.fail(f"CI=true and {INSTALL_HINT}")
-            pytest.skip(INSTALL_HINT)
-    from playwright.sync_api import sync_playwright
+    Playwright's sync API keeps its event loop marked as running in this thread while it lives:
+    Django's async-safety check and `async_to_sync` see it. Django's own database calls from this
+    thread (fixtures, flushes) stay synchronous and safe, so DJANGO_ALLOW_ASYNC_UNSAFE is set for
+    that time; services, which publish through `async_to_sync`, run on another thread in these
+    tests (`off_the_browser_thread`)."""
 
-    # Playwright's sync API keeps an event loop running in this thread; Django's own database
-    # calls from the test thread (fixtures, flushes) are still synchronous and safe here.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
+    def __init__(self) -> None:
+        self._playwright = None
+        self._browser = None
+        self._allow_async_unsafe: str | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._browser is not None
+
+    def browser(self):
+        if self._browser is not None:
+            return self._browser
+        executable = find_chromium()
+        use_playwright_own = False
+        if executable is None:
+            try:
+                from playwright.sync_api import sync_playwright
+
+                with sync_playwright() as playwright:
+                    use_playwright_own = os.path.exists(playwright.chromium.executable_path)
+            except Exception:  # noqa: BLE001
+                use_playwright_own = False
+            if not use_playwright_own:
+                if os.environ.get("CI") == "true":
+                    pytest.fail(f"CI=true and {INSTALL_HINT}")
+                pytest.skip(INSTALL_HINT)
+        from playwright.sync_api import sync_playwright
+
+        self._allow_async_unsafe = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        self._playwright = sync_playwright().start()
+        self._browser = self._playwright.chromium.launch(
             executable_path=None if use_playwright_own else executable,
             headless=True,
             args=CHROMIUM_FLAGS,
         )
-        yield launched
-        launched.close()
+        return self._browser
+
+    def close_contexts(self) -> None:
+        if self._browser is not None:
+            for context in list(self._browser.contexts):
+                context.close()
+
+    def stop(self) -> None:
+        if self._playwright is None:
+            return
+        try:
+            if self._browser is not None:
+                self._browser.close()
+        finally:
+            self._playwright.stop()
+            self._playwright = self._browser = None
+            if self._allow_async_unsafe is None:
+                os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+            else:
+                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = self._allow_async_unsafe
+
+
+CHROMIUM = Chromium()
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    """The session's headless Chromium; every context a test opens (`browser.new_context(...)`,
+    each with its viewport and locale) is closed after it, so each test starts fresh."""
+    launched = CHROMIUM.browser()
+    yield launched
+    CHROMIUM.close_contexts()

@@ -25,6 +25,7 @@ def test_healthz_all_up(client, celery_worker_process):
     }
 
 
+@pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
 def test_healthz_503_names_the_missing_worker(test_database_name):
     """A real Daphne whose site has no Celery worker (its own Redis prefix, so no worker of this

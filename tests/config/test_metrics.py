@@ -75,12 +75,14 @@ def test_requests_and_commands_are_counted(client, settings):
     assert moved("nardy_socket_commands_total", type="step", result="stale_version") == 1
 
 
+@pytest.mark.integration  # starts a process
 def test_bad_allowed_addresses_refuse_to_start():
     result = manage("check", **PRODUCTION, METRICS_ALLOWED_IPS="127.0.0.1,not-an-address")
     assert result.returncode != 0
     assert "METRICS_ALLOWED_IPS" in result.stderr
 
 
+@pytest.mark.integration  # starts a process
 def test_bad_log_format_refuses_to_start():
     result = manage("check", **PRODUCTION, LOG_FORMAT="xml")
     assert result.returncode != 0

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 SERVER = textwrap.dedent(
     """
     import asyncio, sys
@@ -47,6 +49,7 @@ def expected() -> bytes:
     return small + bytes(range(256)) * 40_000 + after
 
 
+@pytest.mark.integration  # starts a process
 def test_everything_written_arrives_in_order():
     server = subprocess.Popen([sys.executable, "-c", SERVER], stdout=subprocess.PIPE, text=True)
     try:

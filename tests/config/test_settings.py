@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 PRODUCTION = {
@@ -13,6 +15,9 @@ PRODUCTION = {
     "CSRF_TRUSTED_ORIGINS": "https://nardy.example.org",
     "EMAIL_HOST": "smtp.example.org",
 }
+
+# Each test starts manage.py or a fresh interpreter: settings are read once, at start.
+pytestmark = pytest.mark.integration
 
 
 def manage(*arguments: str, **environment: str) -> subprocess.CompletedProcess:

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from games.models import Match
-from tests.conftest import start_site, stop_process
 from tests.e2e.test_live_match import logged_in_page
 from tests.factories import make_user
 from tests.integration.test_fair_dice import play_a_match
@@ -25,10 +24,10 @@ VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, 
 
 
 @pytest.fixture
-def fast_site(test_database_name):
-    running = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="100000")
-    yield running
-    stop_process(running.process)
+def fast_site(site):
+    """The session's site: its socket message limit is one a program playing a whole match stays
+    under (tests/conftest.py, SITE_SETTINGS)."""
+    return site
 
 
 def off_the_browser_thread(function, *args, **kwargs):

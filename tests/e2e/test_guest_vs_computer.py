@@ -15,7 +15,6 @@ import pytest
 from accounts.models import User
 from games.dice import push_test_dice
 from games.models import Match
-from tests.conftest import start_site, stop_process
 from tests.e2e.test_live_match import DICE_PATTERN, play_one_action
 from tests.factories import PASSWORD
 
@@ -26,16 +25,14 @@ SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "hei
 
 
 @pytest.fixture
-def computer_site(test_database_name, settings):
+def computer_site(site, settings):
+    """The session's site: dice seam on, the computer's pause short, no frame limit a fast test
+    would reach (tests/conftest.py, SITE_SETTINGS)."""
     settings.DEBUG = True
     settings.NARDY_TEST_DICE = True
-    running = start_site(
-        test_database_name, NARDY_TEST_DICE="1", SOCKET_RATE_LIMIT_MESSAGES="5000",
-        BOT_STEP_SECONDS="0.05", BOT_THINK_SECONDS="0.1",
-    )  # fmt: skip
-    yield running
+    push_test_dice()  # empty the queue
+    yield site
     push_test_dice()
-    stop_process(running.process)
 
 
 def shoot(page, name: str) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from games import services
+from tests.e2e.test_live_match import off_the_browser_thread
 from tests.factories import make_user
 from tests.i18n.catalog_text import english_sentences
 
@@ -30,11 +31,13 @@ EXPECTED = {
 
 @pytest.fixture
 def live_match():
-    """An accepted match anyone may watch (made before the browser starts: services publish
-    through async_to_sync, which Playwright's running event loop would refuse)."""
+    """An accepted match anyone may watch (made on another thread: services publish through
+    async_to_sync, which the session's running browser loop in this thread would refuse)."""
     creator, opponent = make_user(), make_user()
-    match = services.match_create(creator=creator, turn_seconds=60, rated=False)
-    services.match_accept(user=opponent, match_id=match.pk)
+    match = off_the_browser_thread(
+        services.match_create, creator=creator, turn_seconds=60, rated=False
+    )
+    off_the_browser_thread(services.match_accept, user=opponent, match_id=match.pk)
     return match
 
 

@@ -11,7 +11,6 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games import services
 from games.dice import push_test_dice
-from tests.conftest import start_site, stop_process
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,15 +22,15 @@ MATCH_TIMEOUT_SECONDS = 600
 
 
 @pytest.fixture
-def seam_site(test_database_name, settings):
+def seam_site(site, settings):
+    """The session's site, with the dice seam on here too (its processes have it). The test
+    clicks far faster than a person: lila-ws's 100 messages per 20 s would (rightly) close its
+    sockets with 4008 part-way through, so the site lifts that limit (tests/conftest.py)."""
     settings.DEBUG = True
     settings.NARDY_TEST_DICE = True
-    # The test clicks far faster than a person: lila-ws's 100 messages per 20 s would (rightly)
-    # close its sockets with 4008 part-way through (tests/integration proves that limit).
-    running = start_site(test_database_name, NARDY_TEST_DICE="1", SOCKET_RATE_LIMIT_MESSAGES="5000")
-    yield running
+    push_test_dice()  # empty the queue
+    yield site
     push_test_dice()
-    stop_process(running.process)
 
 
 def off_the_browser_thread(function, **arguments):

@@ -12,20 +12,12 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match
-from tests.conftest import start_site, stop_process
 from tests.e2e.test_live_match import logged_in_page, off_the_browser_thread
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHOTS = Path("/tmp/pairing-shots")
-
-
-@pytest.fixture
-def site(test_database_name):
-    running = start_site(test_database_name)
-    yield running
-    stop_process(running.process)
 
 
 def test_two_players_click_the_same_tile_and_land_on_the_same_board(browser, site, client):

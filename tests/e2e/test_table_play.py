@@ -11,7 +11,6 @@ import pytest
 from games import services
 from games.dice import push_test_dice
 from games.models import Game, Turn
-from tests.conftest import start_site, stop_process
 from tests.e2e.test_live_match import logged_in_page, off_the_browser_thread, seam_site
 from tests.factories import make_user
 
@@ -117,16 +116,14 @@ def test_one_drag_moves_one_checker_by_both_dice(browser, seam_site, client, vie
 
 
 @pytest.fixture
-def short_window_site(test_database_name, settings):
+def short_window_site(sites, settings):
+    """A variant of the session's site with a 3-second reconnect window: the claim test waits for
+    the window to run out (60 s by default)."""
     settings.DEBUG = True
     settings.NARDY_TEST_DICE = True
-    running = start_site(
-        test_database_name, NARDY_TEST_DICE="1", RECONNECT_WINDOW_SECONDS="3",
-        SOCKET_RATE_LIMIT_MESSAGES="5000",
-    )  # fmt: skip
-    yield running
+    push_test_dice()  # empty the queue
+    yield sites.another(RECONNECT_WINDOW_SECONDS="3")
     push_test_dice()
-    stop_process(running.process)
 
 
 def test_a_bear_off_that_can_end_two_ways_asks_which_dice(browser, short_window_site, client):

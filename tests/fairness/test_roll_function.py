@@ -26,6 +26,7 @@ CHI_SQUARE_P001_DF35 = 66.619  # 36 ordered pairs
 Z_P001 = 3.291
 
 
+@pytest.mark.integration  # starts a process
 def test_importing_the_fairness_module_loads_no_django_module() -> None:
     code = (
         "import sys, games.fairness, games.fairness.verify, games.fairness.__main__\n"

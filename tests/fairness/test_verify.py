@@ -38,6 +38,7 @@ def test_every_roll_verifies_ties_and_the_played_opening_roll_included() -> None
     assert (first_turn.kind, first_turn.roll) == ("turn", 2)
 
 
+@pytest.mark.integration  # starts a process
 def test_the_command_line_verifies_and_refuses(tmp_path: Path) -> None:
     result = cli(FIXTURE)
     assert result.returncode == 0 and "verified: all 189 rolls match" in result.stdout

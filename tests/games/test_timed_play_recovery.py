@@ -7,10 +7,12 @@ import signal
 import time
 
 import pytest
+from django.conf import settings
 
 from config.celery import app
 from games import services
 from games.models import Match, Turn
+from games.tasks import enforce_deadline
 from tests.conftest import (
     child_environment,
     start_celery_beat,
@@ -38,13 +40,22 @@ def test_killed_worker_then_sweep_enforces_once(fixed_dice, test_database_name, 
     fixed_dice(6, 1, 5, 2)
     services.match_accept(user=black, match_id=match.pk)
     match.refresh_from_db()
-    environment = child_environment(test_database_name, DEADLINE_SWEEP_SECONDS="0.5")
+    # Its own workers and beat, on a queue of their own: the test must know exactly which worker
+    # holds the task, and that nobody else (the session's site) can take it or sweep.
+    queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-recovery"
+    environment = child_environment(
+        test_database_name, DEADLINE_SWEEP_SECONDS="0.5", CELERY_QUEUE=queue
+    )
 
     first = start_celery_worker(environment, "doomed")
     try:
         # Far enough ahead that the doomed worker cannot reach the deadline before it is killed,
         # even on a loaded machine (4 s failed under a load of 10 on 2 cores: it enforced first).
-        game = expire_in(match, 12.0)
+        game = expire_in(match, 12.0, schedule=False)
+        # As the services schedule it after commit, on the workers' queue.
+        enforce_deadline.apply_async(
+            (match.pk, game.pk, game.turn_number), eta=game.turn_deadline, queue=queue
+        )
         wait_for(lambda: holds_task("doomed", match.pk), 10, "the worker holding the eta task")
         os.killpg(first.pid, signal.SIGKILL)  # no warm shutdown: the task stays unacknowledged
         first.wait(10)

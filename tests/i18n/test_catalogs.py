@@ -130,6 +130,7 @@ def gettext_tools_or_skip() -> None:
     pytest.skip(message)
 
 
+@pytest.mark.integration  # starts a process
 def test_makemessages_finds_no_string_missing_from_the_catalogs(tmp_path):
     """Run `make messages`' extraction on a copy of the tree: every marked string of the code and
     templates must already be in every catalog (so it went through the tests above)."""

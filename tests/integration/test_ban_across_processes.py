@@ -11,7 +11,6 @@ import pytest
 from games import services
 from games.models import Match
 from moderation import services as moderation
-from tests.conftest import start_site, stop_process
 from tests.e2e.test_live_match import logged_in_page, off_the_browser_thread
 from tests.factories import make_user
 from tests.moderation.conftest import make_moderator
@@ -22,16 +21,10 @@ CLOSE_WITHIN_SECONDS = 1.0  # the issue's bound, from the ban's commit to the cl
 
 
 @pytest.fixture
-def two_sites(test_database_name):
-    first = start_site(test_database_name)
-    try:
-        second = start_site(test_database_name)
-    except Exception:
-        stop_process(first.process)
-        raise
-    yield first, second
-    stop_process(first.process)
-    stop_process(second.process)
+def two_sites(site, sites):
+    """The session's site and a second process: the ban is committed through one process and
+    must close the socket held by the other."""
+    return site, sites.another()
 
 
 def test_a_ban_closes_the_socket_on_another_process_and_the_opponent_sees_why(

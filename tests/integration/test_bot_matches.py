@@ -14,7 +14,6 @@ from websockets.asyncio.client import connect
 
 from games import services
 from games.models import Match, Turn
-from tests.conftest import start_site, stop_process
 from tests.factories import make_user
 from tests.games.timing import expire_in
 
@@ -22,17 +21,11 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 MATCH_TIMEOUT = 400.0  # seconds for a whole one-point match; it takes far less
 
 
-@pytest.fixture(scope="module")
-def bot_site(test_database_name):
-    """The site with the computer's pause shortened (a person's pace is not what is tested)."""
-    running = start_site(
-        test_database_name,
-        BOT_STEP_SECONDS="0.02",
-        BOT_THINK_SECONDS="0.05",
-        SOCKET_RATE_LIMIT_MESSAGES="10000",
-    )
-    yield running
-    stop_process(running.process)
+@pytest.fixture
+def bot_site(site):
+    """The session's site: the computer's pause is shortened there (a person's pace is not what
+    is tested; tests/conftest.py, SITE_SETTINGS)."""
+    return site
 
 
 def session_cookie_for(client, user) -> str:

@@ -20,7 +20,6 @@ from websockets.asyncio.client import connect
 from games import services
 from games.models import Match
 from games.protocol import game_state
-from tests.conftest import start_site, stop_process
 from tests.factories import make_user
 from tests.integration.test_processes import session_cookie_for
 
@@ -30,13 +29,11 @@ ROOT = Path(__file__).resolve().parents[2]
 MAX_COMMANDS = 3000
 
 
-@pytest.fixture(scope="module")
-def fast_site(test_database_name):
-    """The site, with a socket message limit a program playing a whole match stays under (the
-    default is lila-ws's 100 per 20 s, a person's pace)."""
-    running = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="100000")
-    yield running
-    stop_process(running.process)
+@pytest.fixture
+def fast_site(site):
+    """The session's site: its socket message limit is one a program playing a whole match stays
+    under (the default is lila-ws's 100 per 20 s, a person's pace; tests/conftest.py)."""
+    return site
 
 
 def _next_command(match_id: int) -> tuple[int, dict] | None:

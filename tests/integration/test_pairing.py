@@ -23,7 +23,6 @@ from websockets.asyncio.client import connect
 from games.models import Match
 from pairing import services
 from pairing.models import PairedWait, PoolEntry, Proposal
-from tests.conftest import start_site, stop_process
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -49,11 +48,10 @@ def rated(username: str, rating: float):
     return user
 
 
-@pytest.fixture(scope="module")
-def pairing_site(test_database_name):
-    running = start_site(test_database_name, SOCKETS_PER_ADDRESS="0")
-    yield running
-    stop_process(running.process)
+@pytest.fixture
+def pairing_site(site):
+    """The session's site: no cap on sockets per address (every player here is 127.0.0.1)."""
+    return site
 
 
 class Page:
@@ -209,22 +207,19 @@ def test_leaving_the_page_leaves_the_pool_and_staying_keeps_the_place(pairing_si
     assert report["pool"] == POOL
 
 
-def test_a_wait_survives_a_reconnect_to_another_process(pairing_site, test_database_name):
-    other_site = start_site(test_database_name, SOCKETS_PER_ADDRESS="0")
+def test_a_wait_survives_a_reconnect_to_another_process(pairing_site, sites):
+    other_site = sites.another()  # a second process: the reconnect lands on another one
     player = rated("ana", 1500)
     cookie = cookie_of(player)
-    try:
 
-        async def scenario():
-            async with Page(pairing_site, cookie) as page:
-                await page.send(type="pool_join", pool=POOL)
-                first = await page.until("pool_waiting")
-            async with Page(other_site, cookie) as page:
-                return first, await page.until("pool_waiting")
+    async def scenario():
+        async with Page(pairing_site, cookie) as page:
+            await page.send(type="pool_join", pool=POOL)
+            first = await page.until("pool_waiting")
+        async with Page(other_site, cookie) as page:
+            return first, await page.until("pool_waiting")
 
-        first, resumed = asyncio.run(scenario())
-    finally:
-        stop_process(other_site.process)
+    first, resumed = asyncio.run(scenario())
     assert resumed["pool"] == POOL and resumed["waited"] >= first["waited"]
     assert PoolEntry.objects.filter(user=player).count() == 1
 
@@ -235,15 +230,12 @@ PLAYERS = 200
 
 
 def test_200_players_joining_one_pool_at_once_through_two_daphnes_each_end_once(
-    pairing_site, test_database_name
+    pairing_site, sites
 ):
-    second_site = start_site(test_database_name, SOCKETS_PER_ADDRESS="0")
+    second_site = sites.another()  # a second process: the crowd joins through two at once
     users = crowd_of(PLAYERS)
     cookies = [cookie_of(user) for user in users]
-    try:
-        outcomes = asyncio.run(_crowd([pairing_site, second_site], cookies))
-    finally:
-        stop_process(second_site.process)
+    outcomes = asyncio.run(_crowd([pairing_site, second_site], cookies))
     assert len(outcomes) == PLAYERS
     matched = [outcome for outcome in outcomes if outcome["type"] == "pool_matched"]
     assert matched, outcomes[:5]

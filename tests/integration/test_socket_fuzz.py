@@ -27,7 +27,6 @@ from config.showable_text import is_showable
 from games import services
 from games.models import Game, Match
 from games.protocol import COMMAND_TYPES
-from tests.conftest import start_site, stop_process
 from tests.factories import make_user
 from tests.integration.test_processes import session_cookie_for
 
@@ -131,23 +130,26 @@ def frame(rng: random.Random, version: int, types: list[str]) -> str | bytes:
     return text if rng.random() < 0.95 else text * 200  # now and then too large
 
 
-def test_hostile_frames_change_nothing_and_every_socket_lives(test_database_name, client):
-    site = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="1000000",
-                      SNAPSHOT_REQUESTS_PER_MINUTE="1000000",
-                      CHAT_MESSAGES_PER_WINDOW="1000000",
-                      RECONNECT_WINDOW_SECONDS="3600")  # fmt: skip
-    try:
-        white, black = make_user("fuzz_w"), make_user("fuzz_b")
-        # Untimed: no server move may change the match while the frames are sent. With the cube,
-        # so hostile doubles, takes and drops meet a match where they can happen.
-        match = services.match_create(
-            creator=white, turn_seconds=None, rated=False, length=3, doubling_cube=True
-        )
-        services.match_accept(user=black, match_id=match.pk)
-        cookie = session_cookie_for(client, white if _white_to_move(match.pk) else black)
-        summary = asyncio.run(_fuzz(site, match.pk, cookie))
-    finally:
-        stop_process(site.process)
+@pytest.fixture
+def slow_site(sites):
+    """Another site process whose reconnect window and computer never run out while the fuzzers
+    send (an hour each): every claim must be refused, and the computer must stay to move."""
+    return sites.another(
+        RECONNECT_WINDOW_SECONDS="3600", BOT_THINK_SECONDS="3600", BOT_STEP_SECONDS="3600"
+    )
+
+
+def test_hostile_frames_change_nothing_and_every_socket_lives(slow_site, client):
+    site = slow_site
+    white, black = make_user("fuzz_w"), make_user("fuzz_b")
+    # Untimed: no server move may change the match while the frames are sent. With the cube,
+    # so hostile doubles, takes and drops meet a match where they can happen.
+    match = services.match_create(
+        creator=white, turn_seconds=None, rated=False, length=3, doubling_cube=True
+    )
+    services.match_accept(user=black, match_id=match.pk)
+    cookie = session_cookie_for(client, white if _white_to_move(match.pk) else black)
+    summary = asyncio.run(_fuzz(site, match.pk, cookie))
     assert summary["frames"] == PLAYER_FRAMES + SPECTATOR_FRAMES
     assert summary["spectators"] == 1
     # The generator really exercised refusals and real commands alike.
@@ -159,18 +161,14 @@ def test_hostile_frames_change_nothing_and_every_socket_lives(test_database_name
 CLIENT_SEED_FRAMES = 400
 
 
-def test_hostile_client_seeds_on_an_open_challenge_change_nothing(test_database_name, client):
+def test_hostile_client_seeds_on_an_open_challenge_change_nothing(site, client):
     """The creator's `client_seed` command while the challenge is open (issue 19): malformed,
     wrong-typed, nested, huge and replayed seeds from the creator, and any seed from a spectator,
     change nothing; a well-formed one from the creator is acked and stored."""
-    site = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="1000000")
-    try:
-        creator = make_user("seed_fuzz")
-        match = services.match_create(creator=creator, turn_seconds=None, rated=False)
-        cookie = session_cookie_for(client, creator)
-        summary = asyncio.run(_fuzz_client_seeds(site, match.pk, cookie))
-    finally:
-        stop_process(site.process)
+    creator = make_user("seed_fuzz")
+    match = services.match_create(creator=creator, turn_seconds=None, rated=False)
+    cookie = session_cookie_for(client, creator)
+    summary = asyncio.run(_fuzz_client_seeds(site, match.pk, cookie))
     assert summary["acks"] >= 10 and summary["errors"] > CLIENT_SEED_FRAMES // 2, summary
 
 
@@ -413,23 +411,18 @@ BOT_MATCH_FRAMES = 500
 
 
 def test_hostile_frames_in_a_match_against_the_computer_change_nothing(
-    test_database_name, client, fixed_dice, settings
+    slow_site, client, fixed_dice, settings
 ):
     """Issue #16: while the bot is to move, every command of the person is out of turn (the bot
     acts only through its Celery task, held back here by a long pause): whatever the person
     sends, nothing changes, no frame gets an ack or an internal error, and the socket lives."""
-    site = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="1000000",
-                      SNAPSHOT_REQUESTS_PER_MINUTE="1000000", BOT_THINK_SECONDS="3600",
-                      BOT_STEP_SECONDS="3600")  # fmt: skip
-    try:
-        # The bot's first task is scheduled by this process (the match starts here): held back.
-        settings.BOT_THINK_SECONDS = settings.BOT_STEP_SECONDS = 3600
-        person = make_user("fuzz_vs_bot")
-        fixed_dice(2, 6)  # the bot (seat 1) wins the opening roll, rolls at once and is to move
-        match = services.match_create_vs_bot(user=person, level="master", turn_seconds=None)
-        summary = asyncio.run(_fuzz_out_of_turn(site, match.pk, session_cookie_for(client, person)))
-    finally:
-        stop_process(site.process)
+    site = slow_site
+    # The bot's first task is scheduled by this process (the match starts here): held back.
+    settings.BOT_THINK_SECONDS = settings.BOT_STEP_SECONDS = 3600
+    person = make_user("fuzz_vs_bot")
+    fixed_dice(2, 6)  # the bot (seat 1) wins the opening roll, rolls at once and is to move
+    match = services.match_create_vs_bot(user=person, level="master", turn_seconds=None)
+    summary = asyncio.run(_fuzz_out_of_turn(site, match.pk, session_cookie_for(client, person)))
     assert summary["frames"] == BOT_MATCH_FRAMES and summary["acks"] == 0
     assert summary["errors"] >= BOT_MATCH_FRAMES // 2, summary
     assert summary["not_your_turn"] > 0, summary
@@ -510,7 +503,7 @@ def _pool_state(user_id: int) -> tuple:
     return entries, Proposal.objects.count(), Match.objects.count()
 
 
-def test_hostile_pool_frames_change_nothing_and_the_lobby_socket_lives(test_database_name, client):
+def test_hostile_pool_frames_change_nothing_and_the_lobby_socket_lives(site, client):
     from datetime import timedelta
 
     from pairing import services as pairing_services
@@ -518,21 +511,15 @@ def test_hostile_pool_frames_change_nothing_and_the_lobby_socket_lives(test_data
     from pairing.pools import Pool
     from ratings.models import Rating
 
-    site = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="1000000")
-    try:
-        fuzzer, other = make_user("fuzz_pool"), make_user("fuzz_far")
-        for user, rating in ((fuzzer, 1200), (other, 1700)):
-            Rating.objects.create(user=user, rating=rating, peak=rating)
-            pairing_services.pool_join(user=user, pool=Pool("traditional", 1, 60, True))
-        joined = PoolEntry.objects.first().joined_at
-        PoolEntry.objects.update(joined_at=joined - timedelta(seconds=40))
-        pairing_services.pool_pair(pool=Pool("traditional", 1, 60, True))
-        proposal = Proposal.objects.get().pk
-        summary = asyncio.run(
-            _fuzz_pool(site, fuzzer.pk, proposal, session_cookie_for(client, fuzzer))
-        )
-    finally:
-        stop_process(site.process)
+    fuzzer, other = make_user("fuzz_pool"), make_user("fuzz_far")
+    for user, rating in ((fuzzer, 1200), (other, 1700)):
+        Rating.objects.create(user=user, rating=rating, peak=rating)
+        pairing_services.pool_join(user=user, pool=Pool("traditional", 1, 60, True))
+    joined = PoolEntry.objects.first().joined_at
+    PoolEntry.objects.update(joined_at=joined - timedelta(seconds=40))
+    pairing_services.pool_pair(pool=Pool("traditional", 1, 60, True))
+    proposal = Proposal.objects.get().pk
+    summary = asyncio.run(_fuzz_pool(site, fuzzer.pk, proposal, session_cookie_for(client, fuzzer)))
     assert summary["frames"] == POOL_FRAMES
     assert summary["errors"] > POOL_FRAMES // 2 and summary["changes"] >= 1, summary
 

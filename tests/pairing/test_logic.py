@@ -120,6 +120,7 @@ def test_every_pair_is_acceptable_and_every_player_is_in_at_most_one(players, bl
             assert not acceptable(player, other, blocked)
 
 
+@pytest.mark.integration  # starts a process
 def test_the_logic_needs_no_django():
     loaded = subprocess.run(
         [sys.executable, "-c", "import sys, pairing.logic; print(any(m.startswith('django')"

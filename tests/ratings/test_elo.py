@@ -119,6 +119,7 @@ def test_hostile_inputs_are_refused():
         elo.k_factor(-1)
 
 
+@pytest.mark.integration  # starts a process
 def test_elo_does_not_import_django():
     code = "import sys, ratings.elo; assert not any(m.startswith('django') for m in sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -7,9 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from games.rules import START_BOARD, TRADITIONAL, legal_end_boards
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+
+# Each test starts a process: a fresh interpreter, or the command line.
+pytestmark = pytest.mark.integration
 
 
 def test_importing_the_engine_loads_no_django_module() -> None:

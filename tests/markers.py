@@ -1,0 +1,107 @@
+"""What `make test` runs: the tests that run in this process (engine, services, selectors, forms,
+views, in-process sockets). `make test-all` runs everything.
+
+A test that starts a process (a site, a worker, nginx, a command-line tool, Node) is marked
+`integration`, one that drives Chromium `browser`; `make test` deselects both. The markers
+follow from where a test lives and which fixtures it uses, and a test that starts a process
+anyway fails at once, naming the marker it lacks (an audit hook on process creation: the
+standard library's supported way to watch it, PEP 578). Browser tests run last, together, so
+that one Chromium serves them all (tests/conftest.py, `Chromium`).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+MARKERS_BY_DIRECTORY = {"e2e": "browser", "integration": "integration", "js": "integration"}
+MARKERS_BY_FIXTURE = {
+    "browser": "browser",
+    "site": "integration",
+    "sites": "integration",
+    "celery_worker_process": "integration",
+    "production": "integration",
+}
+PROCESS_MARKERS = ("integration", "browser")
+# Audit events that start a process (https://docs.python.org/3/library/audit_events.html).
+PROCESS_EVENTS = frozenset(
+    {"subprocess.Popen", "os.system", "os.posix_spawn", "os.spawn", "os.exec", "os.fork"}
+)
+
+_running: list[pytest.Item] = []
+
+
+def _refuse_unmarked_processes(event: str, arguments: tuple) -> None:
+    if event not in PROCESS_EVENTS or not _running:
+        return
+    item = _running[-1]
+    if not any(item.get_closest_marker(name) for name in PROCESS_MARKERS):
+        # subprocess.Popen: (executable, args, cwd, env); the others name the program first.
+        command = arguments[1] if event == "subprocess.Popen" else arguments[:1]
+        raise RuntimeError(
+            f"{item.nodeid} starts a process ({event}: {command!r}) without the `integration` "
+            "marker: `make test` runs only tests that stay in its process. Mark the test "
+            "(pytestmark = pytest.mark.integration) so that `make test-all` runs it."
+        )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    sys.addaudithook(_refuse_unmarked_processes)
+
+
+def uses_browser(item: pytest.Item) -> bool:
+    return item.get_closest_marker("browser") is not None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The markers by directory and fixture, added before `-m` deselects by them."""
+    for item in items:
+        try:
+            directory = Path(item.path).resolve().relative_to(TESTS).parts[0]
+        except ValueError:
+            directory = ""
+        marker = MARKERS_BY_DIRECTORY.get(directory)
+        if marker:
+            item.add_marker(marker)
+        for fixture in getattr(item, "fixturenames", ()):
+            if fixture in MARKERS_BY_FIXTURE:
+                item.add_marker(MARKERS_BY_FIXTURE[fixture])
+
+
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def order_browser_tests_last(items: list[pytest.Item]) -> None:
+    """Browser tests last, after pytest-django's ordering and `-m`'s deselection (a stable sort:
+    plain database tests before transactional ones still holds within each part)."""
+    items.sort(key=uses_browser)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    _running.append(item)
+    try:
+        return (yield)
+    finally:
+        _running.pop()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    """After the last browser test of the session, Chromium goes (and with it Playwright's loop in
+    this thread, which the rest of the session must not see)."""
+    try:
+        return (yield)
+    finally:
+        if uses_browser(item) and (nextitem is None or not uses_browser(nextitem)):
+            from tests.conftest import CHROMIUM
+
+            CHROMIUM.stop()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    from tests.conftest import CHROMIUM
+
+    CHROMIUM.stop()
