@@ -25,6 +25,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests import kept_database
+
 ROOT = Path(__file__).resolve().parent.parent
 PROCESS_START_TIMEOUT = 60.0
 # Our processes exit within a second or two of SIGTERM (the launcher stops Daphne and the worker,
@@ -85,13 +87,38 @@ def stop_process(process: subprocess.Popen, grace: float = STOP_GRACE_SECONDS) -
             process.wait()
 
 
+def close_database_connections() -> None:
+    """Close this process's database connections and their pools (new ones open on next use)."""
+    from django.db import connections
+
+    for connection in connections.all(initialized_only=True):
+        connection.close()
+        if getattr(connection, "pool", None) is not None:
+            connection.close_pool()
+
+
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
-    """pytest-django's test database; at the end, end the sessions that our child processes and
-    the psycopg pool's idle connections keep open, so the database can be dropped."""
+def django_db_modify_db_settings(django_db_modify_db_settings, request):
+    """With `--reuse-db` (`make test`), the test database starts as a copy of the migrated
+    template (tests/kept_database.py); returns (name, digest, copied) then, else None."""
+    if not request.config.getoption("reuse_db") or request.config.getoption("create_db"):
+        return None
+    name, digest = kept_database.database_name(), kept_database.migrations_digest()
+    return name, digest, kept_database.restore(name, digest)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker, django_db_modify_db_settings):
+    """pytest-django's test database (just migrated: saved as the template of the next runs that
+    reuse it); at the end, end the sessions that our child processes and the psycopg pool's idle
+    connections keep open, so the database can be dropped."""
     from django.conf import settings
     from django.db import connection
 
+    kept = django_db_modify_db_settings
+    if kept is not None and not kept[2]:
+        close_database_connections()
+        kept_database.save_template(kept[0], kept[1])
     yield
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute(
@@ -114,12 +141,7 @@ def _release_pooled_connections(request) -> Iterator[None]:
     yield
     marker = request.node.get_closest_marker("django_db")
     if marker is not None and marker.kwargs.get("transaction"):
-        from django.db import connections
-
-        for connection in connections.all(initialized_only=True):
-            connection.close()
-            if getattr(connection, "pool", None) is not None:
-                connection.close_pool()
+        close_database_connections()
 
 
 @pytest.fixture
