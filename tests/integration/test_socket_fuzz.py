@@ -224,7 +224,7 @@ OPEN_CHAT_FRAMES = 300
 START_WINDOW_SECONDS = 5
 
 
-def test_no_chat_before_the_start_and_no_claim_from_time_before_it(test_database_name, client):
+def test_no_chat_before_the_start_and_no_claim_from_time_before_it(sites, client):
     """Hostile chat frames on an open challenge, from its creator and from a signed-in watcher
     (texts, phrases, wrong types, markup, too long): every one refused, nothing stored, the
     challenge unchanged; the valid ones with `match_not_started`. The challenge waited longer
@@ -232,21 +232,17 @@ def test_no_chat_before_the_start_and_no_claim_from_time_before_it(test_database
     hostile claims right away are all refused (the acceptor's page has not even opened): time
     before the start never counts. Both failed before the fix (the chat was stored; the claims
     won the match)."""
-    site = start_site(test_database_name, SOCKET_RATE_LIMIT_MESSAGES="1000000",
-                      CHAT_MESSAGES_PER_WINDOW="1000000",
-                      RECONNECT_WINDOW_SECONDS=str(START_WINDOW_SECONDS))  # fmt: skip
-    try:
-        creator, acceptor, watcher = (make_user(name) for name in ("oc_c", "oc_a", "oc_w"))
-        match = services.match_create(creator=creator, rated=True)
-        cookies = (session_cookie_for(client, creator),
-                   session_cookie_for(client.__class__(), watcher))  # fmt: skip
+    # Another site process: a reconnect window shorter than the fuzz lasts.
+    site = sites.another(RECONNECT_WINDOW_SECONDS=str(START_WINDOW_SECONDS))
+    creator, acceptor, watcher = (make_user(name) for name in ("oc_c", "oc_a", "oc_w"))
+    match = services.match_create(creator=creator, rated=True)
+    cookies = (session_cookie_for(client, creator),
+               session_cookie_for(client.__class__(), watcher))  # fmt: skip
 
-        def accept() -> None:
-            services.match_accept(user=acceptor, match_id=match.pk)
+    def accept() -> None:
+        services.match_accept(user=acceptor, match_id=match.pk)
 
-        summary = asyncio.run(_fuzz_before_the_start(site, match.pk, cookies, accept))
-    finally:
-        stop_process(site.process)
+    summary = asyncio.run(_fuzz_before_the_start(site, match.pk, cookies, accept))
     assert summary["frames"] == OPEN_CHAT_FRAMES and summary["acks"] == 0, summary
     assert summary["match_not_started"] >= 10, summary
     assert summary["claims"] == 2 * len(CLAIM_FRAMES), summary
