@@ -11,7 +11,7 @@ class AccountAdapter(DefaultAccountAdapter):
     """Sign-up is open; `ACCOUNT_ALLOW_SIGNUP=0` in the environment closes it (maintenance).
 
     A new user keeps the language they signed up in, and every email to a user is written in the
-    user's language (issue #12), whatever language the page that triggered it was in.
+    user's language (accounts/language.py), whatever language the page that triggered it was in.
 
     A username must show and must not pass for the site's own accounts (accounts/usernames.py).
     """
@@ -25,7 +25,7 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def new_user(self, request: HttpRequest):
         """Signing up from a guest session turns the guest's own row into the new account, so
-        its matches stay its own (issue #16); everyone else gets a new row."""
+        its matches and history stay its own; everyone else gets a new row."""
         from accounts.models import User
 
         current = getattr(request, "user", None)

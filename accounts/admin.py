@@ -43,7 +43,7 @@ class UserAdmin(SecretColumnsGuard, ModerationPermissions, BaseUserAdmin):
         *BaseUserAdmin.fieldsets,
         (_("Play"), {"fields": ("language", "auto_roll", "is_guest", "is_bot", "bot_level")}),
     )
-    # Bots and guests are set by the site (issue #16), not by hand.
+    # Bots and guests are set by the site (migrations and accounts/guests.py), not by hand.
     readonly_fields = ("is_guest", "is_bot", "bot_level")
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
     list_filter = ("is_active", "is_staff", "is_superuser", "is_guest", "is_bot")

@@ -179,7 +179,8 @@ class SiteSocket(AsyncWebsocketConsumer):
             await self.handle(message)
         except (OperationalError, InterfaceError):
             # PostgreSQL is out of reach (restarting, or no pooled connection within the pool's
-            # timeout): the transaction did not commit, so nothing changed (issue 20's drill).
+            # timeout): the transaction did not commit, so nothing changed (the restart drills of
+            # tests/integration/test_production_drills.py stop it under live play).
             log.warning("socket %s: database unavailable", self.scope.get("path"), exc_info=True)
             await self.send_error(
                 "unavailable",

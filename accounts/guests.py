@@ -1,4 +1,4 @@
-"""Guests (issue #16): "Play now" without an account.
+"""Guests: "Play now" without an account.
 
 A guest is a real `User` row (`is_guest`), logged in through the session like anyone, so it plays
 through the same pages, sockets and services; it has no password and a generated name

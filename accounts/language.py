@@ -1,4 +1,4 @@
-"""Which language a request, a socket or an email speaks (issue #12).
+"""Which language a request, a socket or an email speaks (one of the six in settings.LANGUAGES).
 
 The order: the signed-in user's saved choice, then the visitor's cookie (set by the selector), then
 the browser's Accept-Language, then settings.LANGUAGE_CODE. Django's LocaleMiddleware does the last

@@ -7,7 +7,7 @@ from accounts.language import user_language
 
 
 class UserLanguageMiddleware:
-    """A signed-in user's saved language beats the cookie and the browser (issue #12).
+    """A signed-in user's saved language beats the cookie and the browser, on every device.
 
     Sits after AuthenticationMiddleware; LocaleMiddleware (before it) has already activated the
     cookie's or the browser's choice and sets Content-Language from whatever is active on the way

@@ -27,23 +27,23 @@ class User(AbstractUser):
         default=False,
         help_text=_("Roll the dice for me as soon as my turn starts."),
     )
-    # Issue 17: the server plays a turn at once when the roll leaves exactly one legal turn.
+    # The server plays a turn at once when the roll leaves exactly one legal turn.
     play_forced = models.BooleanField(
         _("play forced turns for me"),
         default=False,
         db_default=False,
         help_text=_("When the roll leaves exactly one legal turn, play it at once."),
     )
-    # Issue 17: the match page's sounds, muted or not, remembered for the player on any device.
+    # The match page's sounds, muted or not, remembered for the player on any device.
     sounds_muted = models.BooleanField(_("mute sounds"), default=False, db_default=False)
-    # Bots play as real accounts (issue #16); they never appear on the leaderboards (issue #13).
+    # Bots play as real accounts; they never appear on the leaderboards (beating one ranks nothing).
     is_bot = models.BooleanField(_("bot"), default=False)
     # A bot's strength, one of the engine's levels (games/rules/bots.py); empty for people.
     bot_level = models.CharField(
         _("bot level"), max_length=16, choices=BotLevel.choices, blank=True, default="",
         db_default="",
     )  # fmt: skip
-    # A visitor who pressed "Play now" without an account (issue #16): plays the computer and
+    # A visitor who pressed "Play now" without an account: plays the computer and
     # casual games, never rated; cannot report or challenge directly. Signing up turns the same
     # row into a real account, so the match history stays (accounts/guests.py).
     is_guest = models.BooleanField(_("guest"), default=False, db_default=False)
@@ -82,10 +82,10 @@ class User(AbstractUser):
 
     @property
     def may_play_rated(self) -> bool:
-        """Guests play casual games only (issue #16)."""
+        """Guests play casual games only: a rating needs an account that stays."""
         return not self.is_guest
 
     @property
     def may_report_or_challenge(self) -> bool:
-        """Reports and direct challenges need a real account: not a guest (issue #16)."""
+        """Reports and direct challenges need a real account, not a throwaway guest."""
         return not self.is_guest

@@ -1,6 +1,6 @@
 """Closing a user's open sockets (every tab, every Daphne process) when their session should end:
-they log out, their account is deactivated, or their password changes (issue 10: an open socket
-kept acting as its user after either), or a moderator bans them (issue 14).
+they log out, their account is deactivated, or their password changes (an open socket would
+otherwise keep acting as its user after either), or a moderator bans them.
 
 New sockets are safe already: Channels' auth middleware checks the session's password hash and the
 backend refuses inactive users. Open ones are told through the user's channel-layer group.

@@ -5,7 +5,7 @@ the entry lapses. Each process pushes the lapse time of its live sockets forward
 per period; a crashed process's entries lapse by themselves after LAPSE_SECONDS, so its sockets
 stop counting without anyone cleaning up (the same idea as games/presence.py).
 
-Issue 10: without a cap, one client could open sockets without end (every one a coroutine, a
+Without a cap, one client could open sockets without end (every one a coroutine, a
 channel and presence entries in Daphne's memory).
 """
 

@@ -1,4 +1,4 @@
-"""Celery tasks of accounts: thin, they call the service (CONVENTIONS.md)."""
+"""Celery tasks of accounts: thin, they call the service (README "How code is shaped here")."""
 
 from __future__ import annotations
 

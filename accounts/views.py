@@ -102,7 +102,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def sounds(request: HttpRequest) -> HttpResponse:
-    """The match page's mute toggle, remembered on the account (issue 17): `muted` is 1 or 0."""
+    """The match page's mute toggle, remembered on the account: `muted` is 1 or 0."""
     muted = request.POST.get("muted")
     if muted not in ("0", "1"):
         return HttpResponse(_("muted must be 0 or 1."), status=400)

@@ -1,7 +1,7 @@
 """The client's address, trusting `X-Forwarded-For` only as far as our own proxies wrote it.
 
 Daphne's `--proxy-headers` takes the leftmost `X-Forwarded-For` entry, which the client writes
-itself: rotating it defeated allauth's per-address limits (issue 10). Here the header is read only
+itself: rotating it defeated allauth's per-address limits. Here the header is read only
 when settings.TRUSTED_PROXY_COUNT > 0, and then the entry that many places from the right, the
 one our outermost proxy appended (nginx: `proxy_set_header X-Forwarded-For
 $proxy_add_x_forwarded_for`). With no proxy (`make run`) the count is 0 and the peer address of

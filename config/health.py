@@ -2,8 +2,8 @@
 
 The probes run at most once per HEALTHZ_CACHE_SECONDS in a process, whoever asks and however
 often: /healthz is public, and each run costs a database query, Redis round trips and a Celery
-broadcast (issue 10). Nothing a probe does outlives it: the channel layer is probed by a publish,
-which subscribes nothing.
+broadcast, so an unlimited probe would be a cheap way to load the site. Nothing a probe does
+outlives it: the channel layer is probed by a publish, which subscribes nothing.
 """
 
 from __future__ import annotations

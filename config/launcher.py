@@ -89,7 +89,7 @@ def stop_processes(
 
 def development_default() -> None:
     """`make run` and `make manage` are for development unless the environment says otherwise
-    (settings default to production, DEBUG off: issue 10)."""
+    (settings default to production, DEBUG off: a forgotten DEBUG=0 shows no debug pages)."""
     os.environ.setdefault("DEBUG", "1")
 
 

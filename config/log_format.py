@@ -1,6 +1,6 @@
 """Logs as JSON lines in production (LOG_FORMAT=json; settings.LOGGING), one object per line
 on stdout for journald or any collector, and the match and user of a socket on every line
-logged while that socket plays (issue 20).
+logged while that socket plays, so one player's trouble can be followed across processes.
 
 A match socket binds its match id and user id once (`bind_play`); Channels runs each consumer in
 a task of its own, and asgiref copies the context into the threads that run its services, so

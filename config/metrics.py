@@ -1,4 +1,4 @@
-"""Prometheus metrics of every process (issue 20), served at /metrics by config/metrics_view.py.
+"""Prometheus metrics of every process, served at /metrics by config/metrics_view.py.
 
 prometheus_client's multiprocess mode: with PROMETHEUS_MULTIPROC_DIR set (production:
 deploy/systemd/nardy.tmpfiles makes /run/nardy/metrics, emptied at boot), every process — each

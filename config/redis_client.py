@@ -9,9 +9,9 @@ socket of a Daphne process made a RedisCache of its own the first time its sessi
 cached_db session engine), each with its own connection pool and an open Redis connection. A
 context outlives its socket where a long-lived loop object captured it (the reader of a pooled
 asyncio Redis connection keeps the context of the socket that opened it), and with it that pool
-and connection (issue 20's soak: 12 more RedisCache pools and Redis connections per 1,000 socket
-churns in one Daphne). With one pool per process and server, a cache object is a few small
-objects and no connection.
+and connection (bench/soak.py measured 12 more RedisCache pools and Redis connections per
+1,000 socket churns in one Daphne). With one pool per process and server, a cache object is a
+few small objects and no connection.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 # Off unless set: a deployment that forgets DEBUG=0 must not run with debug pages, the published
-# development key and console email (issue 10). `make run` and `make test` set DEBUG=1.
+# development key and console email. `make run` and `make test` set DEBUG=1.
 DEBUG = env_bool("DEBUG", False)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
@@ -137,7 +137,7 @@ _database["OPTIONS"] = {
 _database["TEST"] = {"NAME": os.environ.get("DATABASE_TEST_NAME") or None}
 DATABASES = {"default": _database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-ATOMIC_REQUESTS = False  # transactions belong to services (CONVENTIONS.md)
+ATOMIC_REQUESTS = False  # transactions belong to services (README "How code is shaped here")
 
 # --- Redis: channel layer, cache (sessions, allauth rate limits), Celery -------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -259,15 +259,15 @@ SOCKETS_PER_ADDRESS = int(os.environ.get("SOCKETS_PER_ADDRESS", "200"))
 # Snapshots a match socket may ask for per minute (each is a database read on the threads that
 # also run players' moves); resynchronisations the server starts itself are not counted.
 SNAPSHOT_REQUESTS_PER_MINUTE = int(os.environ.get("SNAPSHOT_REQUESTS_PER_MINUTE", "20"))
-# The computer's pace (issue #16): seconds before each step of a bot's turn, and before its first.
+# The computer's pace: seconds before each step of a bot's turn, and before its first.
 BOT_STEP_SECONDS = float(os.environ.get("BOT_STEP_SECONDS", "0.6"))
 BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "1.0"))
-# Guests (issue #16): how many one client address may create per hour, and how long an unused
-# guest account is kept.
+# Guests (accounts/guests.py): how many one client address may create per hour, and how long an
+# unused guest account is kept.
 GUESTS_PER_ADDRESS_PER_HOUR = int(os.environ.get("GUESTS_PER_ADDRESS_PER_HOUR", "10"))
 GUEST_UNUSED_DAYS = int(os.environ.get("GUEST_UNUSED_DAYS", "30"))
 # A player whose last socket to an active match closed has this long to come back before the
-# opponent may claim the match (reason `abandoned`; issue 17, the Serbian seed's "one minute").
+# opponent may claim the match (reason `abandoned`; docs/rules.md, Platform rules, Disconnects).
 RECONNECT_WINDOW_SECONDS = int(os.environ.get("RECONNECT_WINDOW_SECONDS", "60"))
 # Quick pairing (pairing/): a waiting player whose Play page has not been seen for this long
 # (socket closed, network gone) leaves the pool.
@@ -276,11 +276,11 @@ POOL_GONE_SECONDS = float(os.environ.get("POOL_GONE_SECONDS", "6"))
 DIRECT_CHALLENGE_SECONDS = int(os.environ.get("DIRECT_CHALLENGE_SECONDS", "120"))
 # Private invite links a player may create per hour.
 PRIVATE_CHALLENGES_PER_HOUR = int(os.environ.get("PRIVATE_CHALLENGES_PER_HOUR", "20"))
-# Chat (issue 14): at most CHAT_MESSAGES_PER_WINDOW messages per user in any
+# Chat: at most CHAT_MESSAGES_PER_WINDOW messages per user in any
 # CHAT_WINDOW_SECONDS, across all their tabs and matches (chat/services.py).
 CHAT_MESSAGES_PER_WINDOW = int(os.environ.get("CHAT_MESSAGES_PER_WINDOW", "5"))
 CHAT_WINDOW_SECONDS = float(os.environ.get("CHAT_WINDOW_SECONDS", "10"))
-# Reports (issue 14): at most this many per reporter in 24 hours (moderation/services.py).
+# Reports: at most this many per reporter in 24 hours (moderation/services.py).
 REPORTS_PER_DAY = int(os.environ.get("REPORTS_PER_DAY", "10"))
 # A player's block list is capped (each block is read by every chat socket of theirs).
 MAX_BLOCKS = int(os.environ.get("MAX_BLOCKS", "500"))
@@ -332,7 +332,7 @@ ACCOUNT_ALLOW_SIGNUP = env_bool("ACCOUNT_ALLOW_SIGNUP", True)
 ACCOUNT_RATE_LIMITS_ENABLED = env_bool("ACCOUNT_RATE_LIMITS_ENABLED", True)
 if not ACCOUNT_RATE_LIMITS_ENABLED:
     ACCOUNT_RATE_LIMITS = False
-# Two-factor authentication (issue 14): TOTP with recovery codes; staff must have it before the
+# Two-factor authentication: TOTP with recovery codes; staff must have it before the
 # admin opens (config/staff_mfa.py).
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Long Nardy"

@@ -11,10 +11,11 @@ from config.staff_mfa import require_two_factors
 # The admin's own titles, in the moderator's language (Django's catalogs translate the rest).
 admin.site.site_header = _("Long Nardy administration")
 admin.site.site_title = _("Long Nardy admin")
-# The admin's own login form has no rate limit (issue 10: 25 wrong passwords in a row were
-# accepted): send it through allauth's login, whose failed-login and per-address limits apply.
+# The admin's own login form has no rate limit (25 wrong passwords in a row would be accepted):
+# send it through allauth's login, whose failed-login and per-address limits apply.
 admin.site.login = secure_admin_login(admin.site.login)
-# Staff need two factors (allauth's TOTP) before any admin page opens (issue 14).
+# Staff need two factors (allauth's TOTP) before any admin page opens: a stolen password alone
+# must not reach moderation.
 require_two_factors(admin.site)
 
 urlpatterns = [

@@ -17,8 +17,8 @@ def json_text(payload: Any) -> str:
 
 
 # Command ids are echoed back in replies. A JSON number beyond ±2^53 is not exact in JavaScript,
-# and one beyond 64 bits cannot be written back by orjson at all (issue 10: the ack of a committed
-# command failed to encode and its events were never published), so such ids are refused.
+# and one beyond 64 bits cannot be written back by orjson at all (the ack of a committed command
+# would fail to encode and its events would never be published), so such ids are refused.
 MAX_ID_LENGTH = 64
 MAX_SAFE_INTEGER = 2**53
 

@@ -1,4 +1,4 @@
-"""One account per bot level (issue #16): they play through the same services as people, roll
+"""One account per bot level: they play through the same services as people, roll
 automatically, and cannot log in (an unusable password)."""
 
 from django.db import migrations
