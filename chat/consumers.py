@@ -1,4 +1,4 @@
-"""The chat side of the match socket (issue 14): its commands and the chat messages it relays.
+"""The chat side of the match socket: its commands and the chat messages it relays.
 
 `ChatSocketMixin` is mixed into games.consumers.MatchSocket, which gives it `match_id`, `seat`
 and `user`. Chat is not versioned (docs/protocol.md): a message changes no match state; a

@@ -1,4 +1,4 @@
-"""A match's two chats (issue 14): the players' and the spectators'. Rows are never edited.
+"""A match's two chats: the players' and the spectators'. Rows are never edited.
 
 Visibility (chat/selectors.py): players see the players' chat; spectators see both; the players
 see the spectators' chat only once the match is over (no outside help during play).

@@ -1,4 +1,4 @@
-"""Who sees which chat (issue 14), and the messages a viewer gets.
+"""Who sees which chat, and the messages a viewer gets.
 
 - The players' chat: everyone who may watch the match.
 - The spectators' chat: spectators always; the two players only once the match is over (no

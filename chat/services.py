@@ -1,4 +1,4 @@
-"""Chat writes (issue 14): a message, and a player muting the opponent for the match.
+"""Chat writes: a message, and a player muting the opponent for the match.
 
 A message is refused, changing nothing, when it is empty or longer than 140 characters, shows
 nothing or holds control or direction-control characters (config/showable_text.py), the match

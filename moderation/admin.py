@@ -1,4 +1,4 @@
-"""Moderation in the Django admin (issue 14): every action calls a service in
+"""Moderation in the Django admin: every action calls a service in
 moderation/services.py; the rows themselves are read-only here for everyone.
 
 Actions take their reason (and, for mutes and bans, a duration) from the action bar's form

@@ -1,4 +1,4 @@
-"""The "Moderators" group and exactly the permissions moderation needs (issue 14).
+"""The "Moderators" group and exactly the permissions moderation needs.
 
 They read users, matches, games, turns, chat, ratings, reports, sanctions, blocks and the audit
 trail, and may run the moderation actions (each a service: moderation/services.py). They change

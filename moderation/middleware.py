@@ -20,7 +20,7 @@ def flag_unseen_warning(user_id: int) -> None:
 
 
 class WarningMiddleware:
-    """A moderator's warning is shown on the user's next page, once (issue 14).
+    """A moderator's warning is shown on the user's next page, once.
 
     Sits after MessageMiddleware: the warning becomes a message of the page being rendered and
     is marked seen (moderation.services.warnings_mark_seen). A page view reads only a cache flag

@@ -1,5 +1,5 @@
-"""Blocks between players, reports, moderators' sanctions and the append-only audit trail
-(issue 14). Every row is written by moderation/services.py; the admin only reads them and calls
+"""Blocks between players, reports, moderators' sanctions and the append-only audit trail.
+Every row is written by moderation/services.py; the admin only reads them and calls
 those services.
 """
 

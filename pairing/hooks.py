@@ -1,5 +1,5 @@
-"""The one place where pairing asks about the world beyond pools: blocks and bans (issue 14,
-`moderation.selectors`) and the kinds of account (issue 16, `User.is_guest` / `User.is_bot`).
+"""The one place where pairing asks about the world beyond pools: blocks and bans
+(`moderation.selectors`) and the kinds of account (`User.is_guest` / `User.is_bot`).
 
 `blocked_pair_predicate` is what pairing/services.py passes to the pure pairing function
 (pairing/logic.py); `refuse_pool` and `refuse_direct_challenge` are the checks before a player

@@ -62,8 +62,8 @@ class Pool:
         return cls(entry.rule_set_name, entry.length, entry.turn_seconds, entry.rated)
 
 
-# The one-click tiles of the Play page: the common pools (seed 000: 30 s to 2 min per move;
-# Traditional is usually one point, Tournament five).
+# The one-click tiles of the Play page: the common pools (docs/rules.md, Platform rules: the
+# Romanian page's 30 s to 2 min per move; Traditional is usually one point, Tournament five).
 TILES: tuple[Pool, ...] = (
     Pool("traditional", 1, 30, True),
     Pool("traditional", 1, 60, True),

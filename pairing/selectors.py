@@ -12,7 +12,8 @@ from pairing.models import PoolEntry
 from pairing.pools import Pool
 
 # A player who aborted ABORTS_TO_WARN of their last RECENT_MATCHES started matches is warned and
-# kept out of the pool for ABORT_COOLDOWN after their last abort (issue 15).
+# kept out of the pool for ABORT_COOLDOWN after their last abort, so aborting until a wanted
+# opponent comes up does not pay.
 RECENT_MATCHES = 10
 ABORTS_TO_WARN = 3
 ABORT_COOLDOWN = timedelta(minutes=5)

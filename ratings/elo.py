@@ -25,10 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 
-INITIAL_RATING = Decimal(1500)  # RULES.md "Platform rules": every player starts at 1500
+INITIAL_RATING = Decimal(1500)  # docs/rules.md, Platform rules: every player starts at 1500
 RATING_PLACES = Decimal("0.0001")  # stored precision (ratings.models DecimalField places)
 # Under this much experience a rating is provisional: shown with "?", kept off the rating board
-# (issue #13). 50 is e.g. fifty 1-point matches or ten 5-point matches.
+# (a few lucky wins must not top it). 50 is e.g. fifty 1-point matches or ten 5-point matches.
 PROVISIONAL_EXPERIENCE = 50
 
 _MATH = Context(prec=28)

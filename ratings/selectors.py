@@ -1,4 +1,4 @@
-"""Rating reads: current ratings, and the leaderboards (issue #13).
+"""Rating reads: current ratings, and the leaderboards.
 
 Every board is one indexed ordering over one table (ratings.models), its key a row of ascending
 values (the descending ones negated) that a B-tree index holds as is. A page is keyset-paged: the
@@ -29,7 +29,8 @@ from ratings import elo
 from ratings.models import NEW_PLAYER, Period, PeriodWins, Rating, ShownRating
 from ratings.services import period_starts
 
-# The rating board lists players with a rated match this recently (issue #13).
+# The rating board lists players with a rated match this recently: a board of players who left
+# long ago would tell a newcomer nothing about whom they can meet.
 ACTIVE_DAYS = 90
 BOARD_COUNT_SECONDS = 60
 BOARD_CACHE_PREFIX = "board"

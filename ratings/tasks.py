@@ -1,4 +1,4 @@
-"""Celery tasks of the ratings: thin, they call selectors (CONVENTIONS.md).
+"""Celery tasks of the ratings: thin, they call selectors (README "How code is shaped here").
 
 - `refresh_boards` runs from beat every BOARD_COUNT_SECONDS and lists each leaderboard's page
   starts again (ratings.selectors.Board.refresh_page_starts), so no page view runs that pass.

@@ -1,4 +1,4 @@
-"""The leaderboards (issue #13): parse, call the selectors, render."""
+"""The leaderboards: parse, call the selectors, render."""
 
 from __future__ import annotations
 

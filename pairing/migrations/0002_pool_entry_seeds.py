@@ -1,5 +1,5 @@
-# Provably fair dice for paired matches (issue 19): each wait carries its player's client seed and
-# a server seed drawn at the join.
+# Provably fair dice for paired matches (docs/rules.md, Platform rules): each wait carries its
+# player's client seed and a server seed drawn at the join.
 
 import games.fairness.dice
 from django.db import migrations, models

@@ -1,5 +1,5 @@
 """The FIBS rating (decimal `rating`), experience, peak, a fuller history row, and the
-per-week/month wins counters (issue #13). Schema only: 0003 fills the new columns from the existing
+per-week/month wins counters. Schema only: 0003 fills the new columns from the existing
 rows, 0004 makes `value` the whole number PostgreSQL computes from `rating`. (Kept apart: PostgreSQL
 refuses to build indexes in the transaction that just updated the rows.)
 """

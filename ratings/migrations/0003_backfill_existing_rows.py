@@ -1,6 +1,7 @@
-"""Existing rows survive (issue #13): each rating keeps its value (as the decimal rating), each
-history row gets its delta, opponent, length and result from its match, each player's experience
-and peak are summed from their history, and the week and month counters are filled from it.
+"""Existing rows survive (no player loses a rating or a history row to the new formula): each rating
+keeps its value (as the decimal rating), each history row gets its delta, opponent, length and
+result from its match, each player's experience and peak are summed from their history, and the week
+and month counters are filled from it.
 """
 
 import datetime

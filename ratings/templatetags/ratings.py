@@ -1,4 +1,4 @@
-"""Showing ratings: whole numbers, "?" while provisional (issue #13), and a match's changes."""
+"""Showing ratings: whole numbers, "?" while provisional (ratings/elo.py), and a match's changes."""
 
 from __future__ import annotations
 
