@@ -70,7 +70,7 @@ def within(gap: float, waited: float) -> bool:
 
 
 def needs_confirmation(first_rating: float, second_rating: float) -> bool:
-    """A gap of 400 points or more is played only if both confirm (docs/rules.md: Platform rules)."""
+    """Both players confirm a gap of 400 points or more (docs/rules.md, Platform rules)."""
     return abs(first_rating - second_rating) >= CONFIRM_GAP
 
 
