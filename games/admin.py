@@ -1,5 +1,5 @@
 """Matches, games and the move log. A match's rules are the engine's: rows of a match being
-played are read-only here for everyone (issue 14: a live board could be changed by hand), and a
+played are read-only here for everyone (else a live board could be changed by hand), and a
 finished match is annulled through moderation's service, never edited."""
 
 from django.contrib import admin

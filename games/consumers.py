@@ -1,8 +1,8 @@
 """The match socket: authenticate, parse, call a service, answer the sender, relay events.
 
-No rules and no ORM here (CONVENTIONS.md): services do the writes, selectors the reads, both
-through `in_database_thread` (which closes stale connections around every call). The lobby's
-socket is games/lobby_socket.py.
+No rules and no ORM here (README "How code is shaped here"): services do the writes, selectors the
+reads, both through `in_database_thread` (which closes stale connections around every call). The
+lobby's socket is games/lobby_socket.py.
 """
 
 from __future__ import annotations
@@ -296,7 +296,8 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
                 await self.send_json({"type": "ack", "id": command.id, "version": match.version})
         finally:
             # Whatever happened to the ack (the sender gone, a frame that failed), what the
-            # command committed reaches the opponent and the spectators (issue 10).
+            # command committed reaches the opponent and the spectators: a failed ack must not hide
+            # a committed step.
             for match_id, events, lobby in published:
                 try:
                     await publish_async(match_id, events, lobby=lobby)

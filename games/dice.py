@@ -1,5 +1,5 @@
 """The dice of a match: provably fair rolls (games/fairness) from its seeds, as the engine draws
-them (RULES.md "Platform rules"; issue 19).
+them (docs/rules.md, Platform rules: the dice are provably fair).
 
 `roll(match, game, roll)` is the engine's dice source for one match: the roll function of its
 server seed and both client seeds. The only seam for fixed dice is for tests: with

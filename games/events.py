@@ -67,8 +67,9 @@ def publish(match_id: int, events: list[dict[str, Any]], *, lobby: bool = False)
 
 
 # A Redis restart or failover takes a second or two; committed events wait for it rather than
-# being lost (issue 20's Redis drill: the opponents of a step made during the restart waited for
-# the next event to notice the gap). A repeat is harmless: sockets skip versions they have.
+# being lost (the Redis restart drill of tests/integration/test_production_drills.py: the opponents
+# of a step made during the restart waited for the next event to notice the gap). A repeat is
+# harmless: sockets skip versions they have.
 PUBLISH_RETRY_SECONDS = 30.0
 PUBLISH_RETRY_ERRORS = (redis.ConnectionError, redis.TimeoutError, OSError)
 

@@ -49,9 +49,10 @@ seconds_label = lazy(_seconds_label, str)
 minutes_label = lazy(_minutes_label, str)
 
 
-# What a guest may not ask for (issue #16): rated play and private invites (direct challenges).
+# What a guest may not ask for: rated play and private invites (direct challenges).
 GUEST_REFUSED_FIELDS = ("rated", "private")
-# Issue 18's rule options, passed to `match_create` as they are (empty keeps the engine default).
+# The rule-set options (docs/rules.md: A turn, Who starts, the doubling cube), passed to
+# `match_create` as they are (empty keeps the engine default).
 RULE_OPTION_FIELDS = (
     "single_die", "block_release", "game_starter", "doubling_cube", "cube_raise", "crawford",
 )  # fmt: skip
@@ -103,8 +104,8 @@ class MatchCreateForm(forms.Form):
     opening = forms.ChoiceField(
         label=_("Opening roll"), choices=Opening.choices, initial=Opening.REROLL
     )
-    # The Ukrainian and Russian variants (seeds 003, 004) and the doubling cube; left out, each
-    # keeps the engine's default (a form posted without them still creates the usual match).
+    # The Ukrainian and Russian pages' variants (docs/rules.md) and the doubling cube; left out,
+    # each keeps the engine's default (a form posted without them still creates the usual match).
     single_die = forms.ChoiceField(
         label=_("When only one die can be played"), choices=SingleDie.choices,
         initial=SingleDie.LARGER, required=False,
@@ -136,7 +137,7 @@ class MatchCreateForm(forms.Form):
             for name in GUEST_REFUSED_FIELDS:
                 self.fields.pop(name, None)
 
-    # Only players inside the range may accept (issue 15); either end may stay empty.
+    # Only players inside the range may accept; either end may stay empty.
     min_rating = forms.IntegerField(
         label=_("Opponent's rating from"), required=False, min_value=0, max_value=MAX_RATING
     )
@@ -211,8 +212,8 @@ class BotMatchForm(MatchCreateForm):
     private = None  # a match against the computer is started at once, nobody else joins
     reserve_seconds = None
     # The bots play the turn options but not the cube (games/rules/bots.py): their matches have
-    # the engine's default options (issue 18's variants are for matches between people).
+    # the engine's default options (the rule variants are for matches between people).
     single_die = block_release = game_starter = doubling_cube = cube_raise = crawford = None
-    # Matches against the computer keep the per-turn clock (issue 17's seed clocks are for people).
+    # Matches against the computer keep the per-turn clock (NARDEON and Omerta are for people).
     time_control = None
-    min_rating = max_rating = None  # nobody else accepts: no rating range (issue 15)
+    min_rating = max_rating = None  # nobody else accepts: no rating range

@@ -3,10 +3,10 @@
 A match's events and presence updates are published once on a Redis pub/sub channel of its own
 (`match_channel`, games/events.py). Each event loop's hub subscribes to the matches its sockets
 watch, on one pub/sub connection, decodes each message once and hands it to this process's sockets
-of that match in one pass, in arrival order (bench/live_load.py, issue 4: one subscription and one
-decode per socket made a Daphne process saturate long before this).
+of that match in one pass, in arrival order (bench/live_load.py: one subscription and one decode
+per socket made a Daphne process saturate long before this).
 
-The hub talks to Redis with its own `redis.asyncio` client (issue 11): it used to ride on
+The hub talks to Redis with its own `redis.asyncio` client: it used to ride on
 channels_redis' pub/sub layer, whose publishes queued behind one another under the layer's
 subscription lock, which we patched away in private methods. Publishing is now a plain PUBLISH on
 a pooled connection, and nothing of channels_redis' internals is touched.
@@ -107,7 +107,8 @@ class MatchHub:
                         # Reconnected (redis-py subscribes again on connect): whatever was
                         # published while the subscription was gone reached nobody here, and a
                         # socket that missed its match's last event sees no gap. Every socket
-                        # gets a fresh snapshot (issue 20's Redis restart drill).
+                        # gets a fresh snapshot (the Redis restart drill of
+                        # tests/integration/test_production_drills.py).
                         await pubsub.ping()
                         lost = False
                         await self._deliver_to_all({"type": "match.resync"})

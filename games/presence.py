@@ -1,5 +1,5 @@
 """Who is at a match: players' sockets and spectators, in Redis so every Daphne process agrees,
-and since when a player is away (the reconnect window, issue 17).
+and since when a player is away (the reconnect window, docs/rules.md, Platform rules, Disconnects).
 
 One hash per match: socket channel name → "<seat>|<process token>" ("s" for a spectator). Each
 Daphne process (each event loop's hub, games/hub.py) keeps a heartbeat key alive while it runs

@@ -1,4 +1,6 @@
-"""The rules engine's reasons for refusing a step, in the player's language (issue #12).
+"""The rules engine's reasons for refusing a step, in the player's language.
+
+The words are docs/glossary.md's.
 
 The engine (games/rules) stays pure and speaks English: its reasons are fixed sentences with a few
 numbers. This table recognises each one and gives the translated sentence with the same numbers; a

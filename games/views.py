@@ -201,7 +201,7 @@ def match_cancel(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def challenge_player(request: HttpRequest, username: str) -> HttpResponse:
-    """A direct challenge from a player's profile: the Play page's settings form (issue 15)."""
+    """A direct challenge from a player's profile: the Play page's settings form."""
     from accounts.models import User
     from games.services.challenges import challenge_direct
 

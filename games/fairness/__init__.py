@@ -1,5 +1,6 @@
-"""Provably fair dice (issue 19): the roll function (`dice`), the export verifier (`verify`) and
-the command line (`python -m games.fairness verify <export.json>`). Standard library only."""
+"""Provably fair dice (docs/rules.md, Platform rules): the roll function (`dice`), the export
+verifier (`verify`) and the command line (`python -m games.fairness verify <export.json>`). Standard
+library only."""
 
 from games.fairness.dice import (
     commitment,

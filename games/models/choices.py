@@ -141,7 +141,7 @@ class EndReason(models.TextChoices):
     LEFT = "left", _("left the table")
     TIMEOUTS = "timeouts", _("three timeouts")
     ABORTED = "aborted", _("aborted")
-    # A moderator banned the loser during the match (issue 14).
+    # A moderator banned the loser during the match (rated as the match was).
     BANNED = "banned", _("banned by a moderator")
     TIME = "time", _("ran out of time")
     ABANDONED = "abandoned", _("abandoned the match")

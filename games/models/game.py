@@ -25,7 +25,8 @@ class Game(models.Model):
     white_seat = models.PositiveSmallIntegerField(
         help_text=_("seat (0 creator, 1 opponent) playing White")
     )
-    # The one-die opening roll of game 1 (RULES.md "Who starts"); later games are started by the
+    # The one-die opening roll of game 1 (docs/rules.md, Who starts, colours, games and matches);
+    # later games are started by the
     # previous winner without one, so these stay empty there.
     opening_white = models.PositiveSmallIntegerField(null=True, blank=True)
     opening_black = models.PositiveSmallIntegerField(null=True, blank=True)

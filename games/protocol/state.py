@@ -31,11 +31,11 @@ class PlayerState(TypedDict):
     seat: int
     username: str
     rating: int
-    provisional: bool  # shown with "?" (issue #13)
+    provisional: bool  # shown with "?" (ratings/elo.py PROVISIONAL_EXPERIENCE)
     score: int
     side: str | None
     timeouts: int
-    bot: bool  # the computer plays this seat (issue #16)
+    bot: bool  # the computer plays this seat (docs/protocol.md, match.players[i].bot)
 
 
 class MoveState(TypedDict):
@@ -227,7 +227,7 @@ def match_section(
         "players": players,
         "winner": match.seat_of(match.winner_id),
         "end_reason": match.end_reason or None,
-        # Either player may abort until each has made a first move (issue 15).
+        # Either player may abort until each has made a first move (docs/rules.md, Platform rules).
         "abortable": match.status == "active"
         and game is not None
         and game.number == 1

@@ -1,5 +1,5 @@
 """The Long Nardy rules engine: pure Python, standard library only (no Django, no clock, no
-randomness: dice are passed in). The binding spec is RULES.md.
+randomness: dice are passed in). The binding spec is docs/rules.md.
 
 Public API (import from ``games.rules``):
 

@@ -1,4 +1,4 @@
-"""The six-point block rule (RULES.md "A turn", item 5), written plainly.
+"""The six-point block rule (docs/rules.md, A turn, item 5), written plainly.
 
 A side may not hold six consecutive points -- consecutive along the OPPONENT's path -- unless at
 least one opposing checker is already ahead of them (past the block, nearer the opponent's home).
@@ -9,15 +9,15 @@ why a block that wraps past the mover's head (mover's points ..., 2, 1, 24, 23, 
 opponent's numbering those are q = 14, 13, 12, 11, ... -- consecutive. The opponent's path ends at
 q = 1, so nothing wraps from q = 1 to q = 24.
 
-Where RULES.md is silent: a checker the opponent has already borne off has passed every block, so
-once the opponent has borne off any checker no block is illegal. (In a real game this never
-decides anything: an opponent who has borne off has all its checkers in its home, which six
-mover points cannot fence off.)
+Where docs/rules.md is silent: a checker the opponent has already borne off has passed every block,
+so once the opponent has borne off any checker no block is illegal. (In a real game this never
+decides anything: an opponent who has borne off has all its checkers in its home, which six mover
+points cannot fence off.)
 
-Under the Ukrainian variant ``block_release = "home"`` (seed 003: "a block of six may be built
-only once at least one opposing checker has passed into its home") a block is allowed once an
-opposing checker stands in the opponent's home (q = 1..6) or has been borne off, wherever the
-block is; before that no six in a row is allowed anywhere on the opponent's path.
+Under the Ukrainian variant ``block_release = "home"`` (the Ukrainian rules page: "a block of six
+may be built only once at least one opposing checker has passed into its home") a block is allowed
+once an opposing checker stands in the opponent's home (q = 1..6) or has been borne off, wherever
+the block is; before that no six in a row is allowed anywhere on the opponent's path.
 """
 
 from __future__ import annotations

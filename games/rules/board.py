@@ -1,6 +1,6 @@
-"""Board values, numbering and conversions (RULES.md "Board, numbering and notation").
+"""Board values, numbering and conversions (docs/rules.md, "Board, numbering and notation").
 
-A board is the exchange format of RULES.md: a tuple of 24 signed ints, index ``i`` is White's
+A board is the exchange format of docs/rules.md: a tuple of 24 signed ints, index ``i`` is White's
 point ``i + 1``, positive = White checkers, negative = Black checkers. Each side numbers the
 points along its own path (head = 24, home = 1..6, bears off past 1); the engine's steps are
 written in the mover's own numbering.
@@ -23,7 +23,8 @@ HEAD_POINT = 24
 HOME_TOP_POINT = 6
 BORNE_OFF = 0  # the destination of a step that bears a checker off
 
-# Start position (RULES.md): +15 at index 23 (White's 24), -15 at index 11 (Black's 24).
+# Start position (docs/rules.md, "Board, numbering and notation"): +15 at index 23 (White's 24), -15
+# at index 11 (Black's 24).
 START_BOARD: Board = tuple(15 if i == 23 else -15 if i == 11 else 0 for i in range(POINTS))
 
 
@@ -37,7 +38,7 @@ def opponent_of(side: Side) -> Side:
 
 
 def other_side_point(point: int) -> int:
-    """A side's point ``p`` is the other side's point ``((p + 11) mod 24) + 1`` (RULES.md)."""
+    """A side's point ``p`` is the other side's point ``((p + 11) mod 24) + 1`` (docs/rules.md)."""
     return ((point + 11) % POINTS) + 1
 
 
@@ -69,7 +70,7 @@ def checkers_on_board(board: Board, side: Side) -> int:
 
 
 def borne_off(board: Board, side: Side) -> int:
-    """Borne-off checkers are ``15 -`` the side's checkers on the board (RULES.md)."""
+    """Borne-off checkers are ``15 -`` the side's checkers on the board (docs/rules.md)."""
     return CHECKERS_PER_SIDE - checkers_on_board(board, side)
 
 

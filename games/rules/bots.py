@@ -1,4 +1,4 @@
-"""The computer players' turn choice, by level (issue #16). Pure and deterministic: the same
+"""The computer players' turn choice, by level. Pure and deterministic: the same
 position, roll and ``seed`` give the same turn; nothing here reads a clock or rolls dice.
 
 * ``beginner``: a random legal turn (one of the distinct end boards, drawn with the seed);

@@ -1,4 +1,4 @@
-"""The deterministic turn chooser for server auto-moves (RULES.md "Platform rules": when a
+"""The deterministic turn chooser for server auto-moves (docs/rules.md, Platform rules: when a
 turn runs out, the server plays a legal turn for the mover). It is also the Club bot (bots.py):
 one code path.
 

@@ -1,4 +1,4 @@
-"""How a timed match counts its time (RULES.md "Platform rules"; the seeds' clocks, issue 17).
+"""How a timed match counts its time (docs/rules.md, Platform rules: the three clocks).
 Times are passed in; nothing here reads a clock.
 
 The one place this arithmetic is written: the match state machine (``match/events.py``) spends

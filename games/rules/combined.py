@@ -1,4 +1,4 @@
-"""One checker moved by several dice in one gesture (issue 17; RULES.md "A turn", items 1, 2, 7).
+"""One checker moved by several dice in one gesture (docs/rules.md, A turn, items 1, 2, 7).
 
 A player drags a checker onto a point it reaches with both dice (or 3-4 steps of a double). The
 site still plays ordinary steps, one by one; this module says which such moves exist from the

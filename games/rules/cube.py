@@ -1,4 +1,4 @@
-"""The doubling cube ("dave", seed 003 "Довгі нарди з даве"), as pure rules.
+"""The doubling cube ("dave", the Ukrainian rules page "Довгі нарди з даве"), as pure rules.
 
 Before rolling, a player may offer to raise the stake; the opponent takes (the cube is raised and
 passes to them: only they may raise it next) or drops (loses the game at the stake before the
@@ -23,7 +23,7 @@ DROP_RESULT = "drop"  # a double declined: worth the stake before the offer
 
 
 def raised_value(value: int, rules: RuleSet) -> int:
-    """The stake after a taken double from ``value``: 1-2-4-8 or 1-2-3-4 (seed 003)."""
+    """The stake after a taken double from ``value``: 1-2-4-8 or 1-2-3-4 (``cube_raise``)."""
     return value * 2 if rules.cube_raise == "geometric" else value + 1
 
 

@@ -1,11 +1,11 @@
-"""A small, pure evaluation for cube decisions (issue 18): take when the position is not clearly
-lost, double when clearly ahead.
+"""A small, pure evaluation for cube decisions (docs/rules.md, The doubling cube): take when the
+position is not clearly lost, double when clearly ahead.
 
 Long Nardy has no hitting, so the game is a race slowed by blocks; the pip count decides most
 positions. We estimate the side to roll's chance of winning from the pip lead with a normal
 approximation whose spread grows with the pips left (the race formulas backgammon players use),
-counting half an average roll for being on roll. Kept in its own module so the bots (issue 16)
-can share or replace it.
+counting half an average roll for being on roll. Kept in its own module so the bots
+(games/rules/bots.py) can share or replace it.
 """
 
 from __future__ import annotations

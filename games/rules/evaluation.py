@@ -2,12 +2,13 @@
 
 ``evaluate(board, side)`` says how good ``board`` is for ``side`` (higher is better); it is
 symmetric (``evaluate(b, "w") == -evaluate(b, "b")``), so a search can score the opponent's
-replies with it too. The terms are the ones a strong player weighs (RULES.md has no hitting:
-a single checker owns its point, so play is about racing and blocking):
+replies with it too. The terms are the ones a strong player weighs (docs/rules.md, A turn, item 2:
+no hitting; a single checker owns its point, so play is about racing and blocking):
 
-* race: pips to go (RULES.md "Board": each checker needs its own point number of pips);
-* the head: checkers still on the 24-point have to leave one per turn (RULES.md "A turn", item 4),
-  so a full head late in the game is a debt of tempo;
+* race: pips to go (docs/rules.md, "Board, numbering and notation": each checker needs its own
+  point number of pips);
+* the head: checkers still on the 24-point have to leave one per turn (docs/rules.md, A turn,
+  item 4), so a full head late in the game is a debt of tempo;
 * blocks and primes: consecutive points held in front of opposing checkers stop them (the same
   "ahead along the opponent's path" as the six-block rule, blocks.py), the longer the better;
 * the home board: checkers and points held at home (1..6), needed to bear off (item 6);
@@ -45,7 +46,7 @@ RACE_WASTE_WEIGHT = 0.6  # per checker beyond two on a home point in a race
 
 
 # Board index -> Black's own point (White's own point of index i is i + 1), and a side's own
-# point p -> the other side's number for it (RULES.md "Board, numbering and notation").
+# point p -> the other side's number for it (docs/rules.md, "Board, numbering and notation").
 _BLACK_POINT_OF_INDEX = tuple(index_to_own_point("b", index) for index in range(POINTS))
 _OTHER_POINT = (0,) + tuple(other_side_point(point) for point in range(1, POINTS + 1))
 # Each prime's value by length and opposing checkers behind it (at most 5 counted).

@@ -1,4 +1,4 @@
-"""Fast generation of every board a complete legal turn can end in (RULES.md "A turn").
+"""Fast generation of every board a complete legal turn can end in (docs/rules.md, A turn).
 
 This is the hot path (the server validates, bots search, the CLI answers conformance checks), so
 it trades some plainness for speed. ``sequences.py`` holds the plain, literal enumerator with the
@@ -98,8 +98,8 @@ class _Turn:
                     reachable.add(target)
         candidate_points = sorted(reachable, reverse=True)
         self.candidates = [(point, table[point]) for point in candidate_points]
-        # Bearing off needs every checker home (RULES.md item 6); with more checkers outside
-        # home than dice, no step of this turn can bear off.
+        # Bearing off needs every checker home (docs/rules.md, A turn, item 6); with more checkers
+        # outside home than dice, no step of this turn can bear off.
         dice_count = 4 if is_double else 2
         bear_off_possible = outside_home < dice_count
         tables: dict[int, list[_Move]] = {}
@@ -204,8 +204,8 @@ def _search_pair(turn: _Turn, high: int, low: int, head_limit: int) -> tuple[set
         legal = {end for end in ends if not _illegal_block(end, end_zone, sign)}
         if legal:
             return legal, 2
-    # Only one die can be played: the larger when it can be (RULES.md item 3), or either die
-    # under ``single_die = "choice"`` (seed 003).
+    # Only one die can be played: the larger when it can be (docs/rules.md, A turn, item 3), or
+    # either die under ``single_die = "choice"`` (the Ukrainian rules page, docs/rules.md).
     chosen: set[Board] = set()
     for die in (high, low):
         legal = {b for b in singles[die] if not end_zone or not _illegal_block(b, end_zone, sign)}
@@ -288,7 +288,7 @@ def legal_end_boards(
     """Every distinct board a complete legal turn can end in (the unchanged board on a pass).
 
     ``board`` must be a valid 24-tuple (see ``board.validate_board``); ``first_turn`` is whether
-    this is ``side``'s first turn of the game (RULES.md "Head rule").
+    this is ``side``'s first turn of the game (docs/rules.md, A turn, item 4).
     """
     boards, _ = end_boards_and_dice_played(board, side, dice, first_turn, rules)
     return frozenset(boards)
@@ -297,7 +297,7 @@ def legal_end_boards(
 def head_limit(
     board: Board, side: Side, dice: tuple[int, int], first_turn: bool, rules: RuleSet
 ) -> int:
-    """How many checkers may leave the head in this turn (RULES.md item 4): 1 or 2."""
+    """How many checkers may leave the head in this turn (docs/rules.md, A turn, item 4): 1 or 2."""
     turn = _Turn(tuple(board), side, dice, rules)
     return search_under_head_rule(
         dice, first_turn, rules, lambda limit: _search(turn, dice, limit)

@@ -1,4 +1,4 @@
-"""The head rule (RULES.md "A turn", item 4), written once for both turn generators.
+"""The head rule (docs/rules.md, A turn, item 4), written once for both turn generators.
 
 At most one checker leaves the head per turn, except on a side's first turn of the game: with
 6-6, 4-4 or 3-3 two may leave (``classic``), and under ``generalised`` (the Ukrainian text) also

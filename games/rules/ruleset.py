@@ -1,4 +1,4 @@
-"""Rule sets as data (RULES.md "Rule sets offered when creating a match")."""
+"""Rule sets as data (docs/rules.md, Rule sets offered when creating a match)."""
 
 from __future__ import annotations
 
@@ -6,19 +6,21 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-# The one vocabulary of rule options (RULES.md): the model's choices and constraints, the form,
+# The one vocabulary of rule options (docs/rules.md): the model's choices and constraints, the form,
 # the protocol and the page's strings are derived from these (tests/games/test_rule_vocabulary.py).
 SixBlockMode = Literal["end_of_turn", "every_step"]
 HeadException = Literal["classic", "generalised"]
 OpeningMode = Literal["reroll", "play_roll"]
-# The Ukrainian text's variants (seed 003): which die is played when only one can be ("larger",
-# RULES.md item 3, or the mover's "choice"), and when a six-point block is allowed (an opposing
-# checker "ahead" of it, RULES.md item 5, or one that has reached its "home").
+# The Ukrainian rules page's variants (docs/rules.md, A turn): which die is played when only one
+# can be ("larger", docs/rules.md, A turn, item 3, or the mover's "choice"), and when a
+# six-point block is allowed (an opposing checker "ahead" of it, docs/rules.md, A turn, item 5, or
+# one that has reached its "home").
 SingleDie = Literal["larger", "choice"]
 BlockRelease = Literal["ahead", "home"]
-# Who starts a game after the first: its "winner" (RULES.md) or a new "opening_roll" (Omerta).
+# Who starts a game after the first: its "winner" (docs/rules.md) or a new "opening_roll" (Omerta).
 GameStarter = Literal["winner", "opening_roll"]
-# How the doubling cube ("dave") raises the stake (seed 003): 1-2-4-8 or 1-2-3-4.
+# How the doubling cube ("dave") raises the stake (docs/rules.md, The doubling cube): 1-2-4-8 or
+# 1-2-3-4.
 CubeRaise = Literal["geometric", "arithmetic"]
 
 SIX_BLOCK_MODES: tuple[str, ...] = get_args(SixBlockMode)
@@ -33,7 +35,7 @@ MATCH_LENGTHS: tuple[int, ...] = (1, 3, 5, 7)
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Every option RULES.md names. Validated on construction (ValueError on a bad value)."""
+    """Every option docs/rules.md names. Validated on construction (ValueError on a bad value)."""
 
     six_block: SixBlockMode = "end_of_turn"
     head_exception: HeadException = "classic"
@@ -43,7 +45,8 @@ class RuleSet:
     single_die: SingleDie = "larger"
     block_release: BlockRelease = "ahead"
     game_starter: GameStarter = "winner"
-    # The Ukrainian "dave" doubling cube, off by default (RULES.md); never in one-point matches.
+    # The Ukrainian "dave" doubling cube, off by default (docs/rules.md); never in one-point
+    # matches.
     doubling_cube: bool = False
     cube_raise: CubeRaise = "geometric"
     # No doubling in the game after a player first needs one point to win the match.
@@ -120,12 +123,12 @@ def rule_set(name: str = "traditional", **overrides: object) -> RuleSet:
     return dataclasses.replace(preset, **overrides)  # type: ignore[arg-type]
 
 
-# --- Time controls (issue 17): how a timed match counts its time, games/rules/clock.py -----------
-# "turn": the platform's clock (RULES.md "Platform rules"): 30-120 s per turn plus an optional
+# --- Time controls: how a timed match counts its time, games/rules/clock.py --------------------
+# "turn": the platform's clock (docs/rules.md, Platform rules): 30-120 s per turn plus an optional
 #   reserve bank; a turn that runs out is played by the server and counted as a timeout.
-# "nardeon": the Serbian seed's clock: 12 s free per turn, then a 2-minute reserve for the whole
+# "nardeon": the Serbian page's clock: 12 s free per turn, then a 2-minute reserve for the whole
 #   match, at most 60 s on any one turn; when the time runs out the match is lost (reason `time`).
-# "omerta": the Russian seed's clock: 90 s, started again after each step; at expiry the server
+# "omerta": the Russian page's clock: 90 s, started again after each step; at expiry the server
 #   plays the rest of the turn (counted as a timeout, as on the platform's clock).
 TimeControlKind = Literal["turn", "nardeon", "omerta"]
 TIME_CONTROLS: tuple[str, ...] = get_args(TimeControlKind)
@@ -133,5 +136,5 @@ NARDEON_FREE_SECONDS = 12
 NARDEON_RESERVE_SECONDS = 120
 NARDEON_TURN_LIMIT_SECONDS = 60
 OMERTA_STEP_SECONDS = 90
-# The seeds' clocks go by their sites' names, the same in every language.
+# The rule pages' clocks go by their sites' names, the same in every language.
 SEED_CLOCK_NAMES: dict[str, str] = {"nardeon": "NARDEON", "omerta": "Omerta"}

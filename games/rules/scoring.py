@@ -1,5 +1,5 @@
-"""End of game, scoring, matches and the opening roll (RULES.md "Who starts, colours, games and
-matches")."""
+"""End of game, scoring, matches and the opening roll (docs/rules.md, "Who starts, colours, games
+and matches")."""
 
 from __future__ import annotations
 
@@ -77,7 +77,8 @@ def add_game(score: MatchScore, winner: Player, points: int) -> MatchScore:
 
 
 def resign(score: MatchScore, player: Player) -> MatchScore:
-    """Resigning (or leaving the table, or a third timeout) loses the whole match (RULES.md)."""
+    """Resigning (or leaving the table, or a third timeout) loses the whole match
+    (docs/rules.md)."""
     if score.is_over:
         raise ValueError("the match is already over")
     return MatchScore(score.length, score.points, resigned=player)
@@ -106,7 +107,8 @@ def first_turn_dice(rules: RuleSet, opening_dice: tuple[int, int]) -> tuple[int,
 
 def next_game_starter(previous_winner: Player, rules: RuleSet | None = None) -> Player | None:
     """In a match the previous game's winner starts the next game and plays White; under
-    ``game_starter = "opening_roll"`` (Omerta, seed 004) None: the opening roll decides again."""
+    ``game_starter = "opening_roll"`` (Omerta, the Russian rules page) None: the opening roll
+    decides again."""
     if rules is not None and rules.game_starter == "opening_roll":
         return None
     return previous_winner

@@ -1,4 +1,4 @@
-"""Steps and complete legal turns with their step sequences, written literally from RULES.md.
+"""Steps and complete legal turns with their step sequences, written literally from docs/rules.md.
 
 This enumerator tries every order of every die (no shortcuts), so it is the readable statement of
 the rules; ``fastgen.py`` computes the same end boards quickly and the tests check they agree.
@@ -42,7 +42,7 @@ StepSequence = tuple[Step, ...]
 
 
 def dice_list(dice: tuple[int, int]) -> tuple[int, ...]:
-    """The dice to play: a double is played four times (RULES.md "A turn", item 1)."""
+    """The dice to play: a double is played four times (docs/rules.md, A turn, item 1)."""
     first, second = dice
     return (first,) * 4 if first == second else (first, second)
 
@@ -63,17 +63,17 @@ def step_problem(
     if board[table[source]] * sign <= 0:
         return f"you have no checker on point {source}"
     if source == HEAD_POINT and heads_used >= head_limit:
-        return "only one checker may leave the head this turn"  # RULES.md item 4
+        return "only one checker may leave the head this turn"  # docs/rules.md, A turn, item 4
     target = source - die
     if target >= 1:
         if destination != target:
             return f"a {die} from point {source} lands on point {target}, not {destination}"
         if board[table[target]] * sign < 0:
-            return f"point {target} holds an opposing checker"  # RULES.md item 2
+            return f"point {target} holds an opposing checker"  # docs/rules.md, A turn, item 2
     else:
         if destination != BORNE_OFF:
             return f"a {die} from point {source} bears the checker off (destination 0)"
-        # RULES.md item 6: every checker still on the board must be home.
+        # docs/rules.md, A turn, item 6: every checker still on the board must be home.
         highest = max((p for p in range(1, POINTS + 1) if board[table[p]] * sign > 0), default=0)
         if highest > HOME_TOP_POINT:
             return "bearing off starts only when all your checkers are in your home"
@@ -155,8 +155,9 @@ def _legal_sequences(
         (steps, end)
         for steps, end in _all_sequences(board, side, dice, head_limit, rules)
         if steps
-        # RULES.md item 5: under end_of_turn only the final position is checked; a turn that
-        # ends in an illegal block is not a legal turn and does not count toward maximum dice.
+        # docs/rules.md, A turn, item 5: under end_of_turn only the final position is checked; a
+        # turn that ends in an illegal block is not a legal turn and does not count toward maximum
+        # dice.
         and (rules.six_block == "every_step" or not ends_blocked(end))
     ]
     if not candidates:
@@ -165,8 +166,9 @@ def _legal_sequences(
     chosen = [(steps, end) for steps, end in candidates if len(steps) == most]
     first, second = dice
     if most == 1 and first != second and rules.single_die == "larger":
-        # Only one die can be played: the larger when it can be (RULES.md item 3); under
-        # ``single_die = "choice"`` (seed 003) the mover chooses either.
+        # Only one die can be played: the larger when it can be (docs/rules.md, A turn, item 3);
+        # under ``single_die = "choice"`` (the Ukrainian rules page, docs/rules.md) the mover
+        # chooses either.
         larger = [(steps, end) for steps, end in chosen if steps[0].die == max(dice)]
         if larger:
             chosen = larger

@@ -1,4 +1,4 @@
-"""A partly played turn (RULES.md "A turn", item 7, and "Platform rules": steps one by one).
+"""A partly played turn (docs/rules.md, A turn, item 7, and "Platform rules": steps one by one).
 
 The board UI highlights ``legal_next_steps``; the server validates each step with ``play_step``;
 ``undo_step`` is pure and the caller decides whether the rule set allows it
@@ -134,7 +134,7 @@ def _explain(state: TurnState, step: Step, allowed: tuple[Step, ...]) -> str:
 
 
 def choose_rest_of_turn(state: TurnState) -> StepSequence:
-    """The steps the server plays for a mover whose time ran out (RULES.md "Platform rules"):
+    """The steps the server plays for a mover whose time ran out (docs/rules.md, Platform rules):
     the best complete legal turn (by ``evaluation.evaluate``) that continues the steps already
     played; empty when the turn is already complete or nothing can be played."""
     from .chooser import choose_turn, evaluate

@@ -1,4 +1,4 @@
-"""Direct challenges (issue 15, part 4): a private challenge to one named player, shown to them
+"""Direct challenges: a private challenge to one named player, shown to them
 live on any page through their site socket; they accept or decline, and it lapses after
 DIRECT_CHALLENGE_SECONDS. The match row is the challenge (`Match.invited`, `Match.expires_at`);
 accepting is `match_accept`, which lets only the invited player in.
@@ -34,7 +34,7 @@ def challenge_payload(match: Match, creator_rating: int) -> dict[str, Any]:
         "length": match.length,
         "turn_seconds": match.turn_seconds,
         "rated": match.rated,
-        "cube": match.doubling_cube,  # issue 18: the other options are on the challenge page
+        "cube": match.doubling_cube,  # the other rule options are on the challenge page
         "expires_in": max(0, round((match.expires_at - timezone.now()).total_seconds())),
         "accept_url": reverse("match_accept", kwargs={"match_id": match.pk}),
         "decline_url": reverse("challenge_decline", kwargs={"match_id": match.pk}),

@@ -21,7 +21,8 @@ from games.services.errors import CommandError
 
 
 def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:
-    """Resigning (or leaving the table) loses the whole match (RULES.md). Locks the match row."""
+    """Resigning (or leaving the table) loses the whole match (docs/rules.md, Who starts, colours,
+    games and matches). Locks the match row."""
     with transaction.atomic():
         context = locked(match_id)
         seat = context.seat_of(user)
@@ -63,7 +64,8 @@ def match_claim_abandoned(*, user, match_id: int) -> Match:
 
 def match_abort(*, user, match_id: int) -> Match:
     """Call the match off before each player has made a first move: no result, unrated, not
-    counted (issue 15); the engine remembers the aborting seat. Locks the match row."""
+    counted (docs/rules.md, Platform rules, Abort); the engine remembers the aborting seat. Locks
+    the match row."""
     with transaction.atomic():
         context = locked(match_id)
         seat = context.seat_of(user)

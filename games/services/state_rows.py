@@ -13,8 +13,8 @@ from games.protocol import step_to_wire, steps_from_json
 from games.rules import MatchScore
 from games.rules.match import GameState, MatchState, OpeningRoll
 
-# End reasons that lose the whole match for the other seat (RULES.md): the score remembers the
-# loser, so the engine knows the winner.
+# End reasons that lose the whole match for the other seat (docs/rules.md, Who starts, colours,
+# games and matches): the score remembers the loser, so the engine knows the winner.
 FORFEITS = ("resigned", "left", "timeouts", "time", "abandoned", "banned")
 
 

@@ -1,5 +1,5 @@
-"""A match as an immutable state machine (RULES.md "Who starts, colours, games and matches" and
-"Platform rules").
+"""A match as an immutable state machine (docs/rules.md, "Who starts, colours, games and matches"
+and "Platform rules").
 
 ``MatchState`` is a frozen value. Every operation a match has (``begin``, ``roll``, ``step``,
 ``undo``, ``timeout``, ``resign``, ``claim_abandoned``, ``ban``, ``abort``, ``cancel``, and the

@@ -13,7 +13,7 @@ from .state import MatchRuleError, MatchState
 def resign(
     state: MatchState, *, seat: int, now: datetime, left_table: bool = False
 ) -> tuple[MatchState, list[Event]]:
-    """Resigning, or leaving the table, loses the whole match (RULES.md)."""
+    """Resigning, or leaving the table, loses the whole match (docs/rules.md)."""
     require_status(state, "active", "match_not_active", "this match is not being played")
     event = MatchOver(
         winner_seat=1 - seat,
@@ -25,7 +25,7 @@ def resign(
 
 def ban(state: MatchState, *, seat: int, now: datetime) -> tuple[MatchState, list[Event]]:
     """A moderator banned a player: the match ends at once as that seat's loss, like resigning
-    (issue 14), and is rated as it was."""
+    (docs/protocol.md, end_reason `banned`), and is rated as it was."""
     require_status(state, "active", "match_not_active", "this match is not being played")
     event = MatchOver(winner_seat=1 - seat, reason="banned", at=now)  # type: ignore[arg-type]
     return apply_event(state, event), [event]
@@ -34,9 +34,10 @@ def ban(state: MatchState, *, seat: int, now: datetime) -> tuple[MatchState, lis
 def claim_abandoned(
     state: MatchState, *, seat: int, now: datetime
 ) -> tuple[MatchState, list[Event]]:
-    """``seat`` claims the match of an opponent who stayed away past the reconnect window (issue
-    17; the Serbian seed's minute to come back): a win, reason ``abandoned``. Whether the opponent
-    is away, and for how long, is the site's knowledge (games/presence.py), checked before."""
+    """``seat`` claims the match of an opponent who stayed away past the reconnect window
+    (docs/rules.md, Platform rules, Disconnects: the Serbian page's minute to come back): a win,
+    reason ``abandoned``. Whether the opponent is away, and for how long, is the site's knowledge
+    (games/presence.py), checked before."""
     require_status(state, "active", "match_not_active", "this match is not being played")
     event = MatchOver(winner_seat=seat, reason="abandoned", at=now)  # type: ignore[arg-type]
     return apply_event(state, event), [event]

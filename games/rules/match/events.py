@@ -297,7 +297,7 @@ def _apply_match_over(state: MatchState, event: MatchOver) -> MatchState:
     score = state.score
     if event.winner_seat is not None and not score.is_over:
         # Resigning, leaving, the third timeout, a NARDEON clock run out and an abandoned table
-        # lose the whole match (RULES.md; issue 17).
+        # lose the whole match (docs/rules.md, Platform rules).
         score = forfeit(score, 1 - event.winner_seat)  # type: ignore[arg-type]
     status: Status = "aborted" if event.reason == "aborted" else "finished"
     state = dataclasses.replace(

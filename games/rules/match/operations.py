@@ -92,8 +92,9 @@ def _draw_next(run: Run) -> tuple[tuple[int, int], int]:
 
 def _start_game(run: Run, number: int, starter: Seat | None) -> None:
     """Game 1 opens with the one-die roll (ties rolled again); later games are started by the
-    previous winner, who plays White (RULES.md "Who starts"), or by a new opening roll
-    (``game_starter = "opening_roll"``, Omerta). The Crawford game is marked as it starts."""
+    previous winner, who plays White (docs/rules.md, "Who starts, colours, games and matches"), or
+    by a new opening roll (``game_starter = "opening_roll"``, Omerta). The Crawford game is marked
+    as it starts."""
     state = run.state
     crawford = number > 1 and starts_crawford_game(
         state.rules, state.score.points, state.crawford_game
@@ -126,7 +127,7 @@ def _set_dice(run: Run, dice: tuple[int, int], roll: int, *, by_server: bool) ->
     run.emit(Rolled(side=run.game.turn, dice=dice, roll=roll))
     turn = run.state.turn_state()
     assert turn is not None
-    if not legal_next_steps(turn):  # the roll is shown and the turn passes (RULES.md item 3)
+    if not legal_next_steps(turn):  # the roll is shown, the turn passes (docs/rules.md, A turn, 3)
         _end_turn(run, by_server=by_server)
     elif run.game.mover_seat in run.forced:
         _play_forced_turn(run)
@@ -146,8 +147,8 @@ def forced_turn(state: MatchState) -> tuple[Step, ...] | None:
 
 
 def _play_forced_turn(run: Run) -> None:
-    """ "Play forced turns for me" (issue 17): the only legal turn is played at once, as the
-    player's own steps (by_server stays false: the player chose it, no time ran out)."""
+    """ "Play forced turns for me" (a player's setting): the only legal turn is played at once, as
+    the player's own steps (by_server stays false: the player chose it, no time ran out)."""
     steps = forced_turn(run.state)
     if steps:
         for chosen in steps:
@@ -194,7 +195,8 @@ def _end_turn(run: Run, *, by_server: bool) -> None:
     winner_side, points = finished
     result = "oin" if points == OIN_POINTS else "mars"
     if run.state.rules.doubling_cube:
-        # "With dave there is no mars and no oin" (seed 003): the game is worth the cube.
+        # "With dave there is no mars and no oin" (the Ukrainian rules page, docs/rules.md): the
+        # game is worth the cube.
         result, points = CUBE_RESULT, game.cube_value
     finish_game(run, winner_side, result, points)
 
@@ -286,7 +288,8 @@ def step(
 
 
 def undo(state: MatchState, *, seat: int) -> tuple[MatchState, list[Event]]:
-    """Take back the last step of the turn (rule sets with undo only, RULES.md "Platform rules")."""
+    """Take back the last step of the turn (rule sets with undo only, docs/rules.md, Platform
+    rules)."""
     game = _require_turn(state, seat, "move")
     if not state.rules.undo_allowed:
         raise MatchRuleError("undo_not_allowed", "in this rule set every step is final")
@@ -303,8 +306,8 @@ def timeout(
     """The running clock ran out (``now`` is at or past the deadline): the mover's, or the
     answerer's while a double is offered. On a NARDEON clock that seat loses the match (reason
     ``time``). Otherwise a timeout is counted and the server rolls if needed and plays the rest of
-    the turn with the engine's chooser; the third timeout loses the match (RULES.md "Platform
-    rules"; games/rules/clock.py). With the cube: a double left unanswered is dropped, and before
+    the turn with the engine's chooser; the third timeout loses the match (docs/rules.md, Platform
+    rules; games/rules/clock.py). With the cube: a double left unanswered is dropped, and before
     rolling the server doubles for a mover clearly ahead."""
     game = state.game
     if state.open_turn() is None or game is None or game.turn_deadline is None:
@@ -322,10 +325,10 @@ def timeout(
         run.emit(MatchOver(winner_seat=1 - seat, reason="timeouts", at=now))  # type: ignore[arg-type]
         return run.result()
     if game.cube_offer is not None:
-        drop_double(run, by_server=True)  # a double left unanswered is dropped (issue 18)
+        drop_double(run, by_server=True)  # an unanswered double counts as dropped
     elif game.phase == "roll" and _server_doubles(state, game):
-        # The auto-move doubles when clearly ahead (issue 18); if the opponent takes, the
-        # server goes on to roll and play this turn (doubling.take).
+        # The auto-move doubles when clearly ahead (games/rules/cube_advice.py); if the opponent
+        # takes, the server goes on to roll and play this turn (doubling.take).
         value = raised_value(game.cube_value, state.rules)
         run.emit(CubeOffered(seat=seat, side=game.turn, value=value, at=now, by_server=True))
     else:

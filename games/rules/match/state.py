@@ -1,4 +1,4 @@
-"""The match state: frozen values (RULES.md "Who starts, colours, games and matches")."""
+"""The match state: frozen values (docs/rules.md, "Who starts, colours, games and matches")."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ Seat = Literal[0, 1]
 Phase = Literal["roll", "move", "over"]
 Status = Literal["open", "active", "finished", "cancelled", "aborted"]
 # `time`: a NARDEON clock ran out; `abandoned`: the opponent claimed the match after a player
-# stayed away past the reconnect window (issue 17); `banned`: a moderator banned the loser (14).
+# stayed away past the reconnect window; `banned`: a moderator banned the loser.
 EndReason = Literal[
     "finished", "resigned", "left", "timeouts", "aborted", "time", "abandoned", "banned"
 ]
@@ -27,7 +27,7 @@ EndReason = Literal[
 # the opening roll's ties included; the server's source is games/fairness (provably fair dice).
 DiceSource = Callable[[int, int], tuple[int, int]]
 
-# The third timeout in a match loses it (RULES.md "Platform rules").
+# The third timeout in a match loses it (docs/rules.md, Platform rules).
 TIMEOUTS_TO_LOSE = 3
 # A chain of automatic rolls (players who roll automatically, with no legal step on either side)
 # stops after this many rolls in one operation and waits for a player, so a command stays short.
@@ -174,7 +174,8 @@ class MatchState:
     @property
     def abortable(self) -> bool:
         """Either player may abort, without a result, until each has made a first move of the
-        first game (issue 15; lichess allows it until both sides have moved)."""
+        first game (docs/rules.md, Platform rules, Abort; lichess allows it until both sides have
+        moved)."""
         game = self.game
         return (
             self.status == "active"
