@@ -5,7 +5,7 @@ interval (Wilson score interval), with Master's time per turn (mean, p50, p99, m
     .venv/bin/python -m bench.bot_strength [--games 1000] [--pairs club:beginner,master:club]
         [--seed 2026] [--processes 1] [--rules traditional|tournament|both]
 
-Goals (issue #16): each level beats the one below at >= 60 %, Master beats Beginner at >= 85 %,
+Goals: each level beats the one below at >= 60 %, Master beats Beginner at >= 85 %,
 Master's turn p99 < 1 s. Colours alternate game by game (White starts, as after the opening roll)
 and, with ``--rules both``, so do the rule sets. The engine is pure, so this needs no Django, no
 database and no server; it only uses the processes it is given (``--processes``, default 1: the

@@ -1,4 +1,4 @@
-"""What the one-gesture moves (issue 17) add to every state the server sends.
+"""What the one-gesture moves (games/rules/combined.py) add to every state the server sends.
 
     .venv/bin/python -m bench.combined_moves [--seed 2026] [--games 20]
 

@@ -1,5 +1,5 @@
 """Leaderboard and profile pages at scale: seed 100,000 players and 1,000,000 rating changes in
-bulk, then time every board and a profile with 5,000 matches (issue #13; goal p95 < 50 ms).
+bulk, then time every board and a profile with 5,000 matches (goal p95 < 50 ms).
 
     make bench-boards BENCH_ARGS="--players 100000 --changes 1000000"
 

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.live_load --matches 100 [--spectators-per-match 1]
         [--step-interval 2.0] [--duration 60] [--daphne-processes 2] [--pool-max 10] [--auto-roll]
 
-What it does (issue 4, "Benchmark"; protocol in docs/protocol.md):
+What it does (protocol in docs/protocol.md):
 
 1. Servers: with DATABASE_URL / REDIS_URL unset, throwaway embedded PostgreSQL + Redis
    (config.embedded.EmbeddedServices(None)); with them set, a separate database (`nardy_bench`,

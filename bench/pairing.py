@@ -1,4 +1,4 @@
-"""Quick pairing under load (issue 15): players join and leave pools over real lobby sockets
+"""Quick pairing under load: players join and leave pools over real lobby sockets
 through two Daphne processes (one with the Celery beat that widens windows and expires offers),
 and the time from join to paired and the database's load are printed.
 

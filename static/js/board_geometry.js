@@ -31,7 +31,7 @@ export function keyAtSlot(orientation, row, col) {
 }
 
 /**
- * Where the keyboard cursor goes from board key `key` on an arrow key (issue 17, keyboard play):
+ * Where the keyboard cursor goes from board key `key` on an arrow key (keyboard play):
  * left and right along the row as drawn, up and down to the other row; the viewer's tray is past
  * the bottom row's right end. Pure.
  */

@@ -1,7 +1,7 @@
-// Provably fair dice in the browser (issue 19): the same roll function and export check as
-// games/fairness (dice.py, verify.py), computed with WebCrypto only. Nothing here asks the server
-// whether a roll is right: the match record (the public JSON export) is read and every roll is
-// recomputed from the revealed seeds. The method is documented on /fairness/.
+// Provably fair dice in the browser (docs/rules.md, Platform rules): the same roll function and
+// export check as games/fairness (dice.py, verify.py), computed with WebCrypto only. Nothing here
+// asks the server whether a roll is right: the match record (the public JSON export) is read and
+// every roll is recomputed from the revealed seeds. The method is documented on /fairness/.
 
 export const USABLE_BYTES = 252; // 6 x 42: bytes 0..251 map evenly onto the six faces
 const CLIENT_SEED = /^[A-Za-z0-9_-]{1,64}$/;

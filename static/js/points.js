@@ -1,8 +1,8 @@
 // Board numbering and counts shared by the match and replay pages. Pure: no DOM, importable in Node.
 //
-// Numbering (docs/protocol.md, RULES.md "Board, numbering and notation"): the wire board is 24
-// signed integers, index i = White's point i + 1, positive = White checkers, negative = Black. Each
-// side numbers the points along its own path (24 = its head ... 1, 0 = borne off). White's own
+// Numbering (docs/protocol.md; docs/rules.md, "Board, numbering and notation"): the wire board is
+// 24 signed integers, index i = White's point i + 1, positive = White checkers, negative = Black.
+// Each side numbers the points along its own path (24 = its head ... 1, 0 = borne off). White's own
 // point p is index p - 1; Black's own point p is index (p + 11) % 24.
 
 export function otherSide(side) {
@@ -67,7 +67,7 @@ export function pipCount(board, side) {
   return pips;
 }
 
-/** The dice a roll gives to play: a double is played four times (RULES.md "A turn", 1). */
+/** The dice a roll gives to play: a double is played four times (docs/rules.md, A turn, item 1). */
 export function diceToPlay(dice) {
   if (!dice || dice.length < 2) return [];
   return dice[0] === dice[1] ? [dice[0], dice[0], dice[0], dice[0]] : [dice[0], dice[1]];

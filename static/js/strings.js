@@ -24,8 +24,8 @@ export function readStrings(id) {
   }
 }
 
-/** A player's rating as every page shows it: "1534", or "1534?" while provisional (issue #13,
- * the protocol's `provisional`). */
+/** A player's rating as every page shows it: "1534", or "1534?" while provisional (the
+ * protocol's `provisional`, docs/protocol.md). */
 export function ratingText(player) {
   return `${player.rating}${player.provisional ? "?" : ""}`;
 }

@@ -1,4 +1,4 @@
-// What the table says without words (issue 17): sounds for the dice, a checker, "your turn", low
+// What the table says without words: sounds for the dice, a checker, "your turn", low
 // time and the match's end; the tab's title and icon when it is your turn; a browser notification
 // when the tab is hidden (opt-in); a short vibration on phones. `alertsFor` and `lowTimeDue` are
 // pure (Node tests); `Alerts` plays them. The sounds are synthesised here with WebAudio: no files.

@@ -15,7 +15,7 @@ const LOW_MS = 10000;
 /**
  * What each side's clock shows `elapsedMs` after the state arrived:
  * {w: {clock, low, reserve}, b: {...}} (empty strings for nothing to show).
- * The mover's turn time runs down first, then its reserve bank (RULES.md "Platform rules").
+ * The mover's turn time runs down first, then its reserve bank (docs/rules.md, Platform rules).
  */
 export function clockFaces(state, elapsedMs) {
   const faces = {};

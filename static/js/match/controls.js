@@ -57,7 +57,7 @@ export function showButtons(root, { buttons, note, replay }) {
   if (link) link.hidden = !(replay && link.getAttribute("href"));
 }
 
-/** The page's keyboard shortcuts (issue 17): Space or R rolls, U or Backspace undoes. */
+/** The page's keyboard shortcuts: Space or R rolls, U or Backspace undoes. */
 export function shortcut(e) {
   if (e.code === "Space" || e.key === " " || e.key === "r" || e.key === "R") return "roll";
   if (e.key === "u" || e.key === "U" || e.key === "Backspace") return "undo";
