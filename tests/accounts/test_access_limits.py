@@ -1,4 +1,4 @@
-"""Issue 10: the sign-up switch, the admin login's rate limit and the failed-login limit."""
+"""The sign-up switch, the admin login's rate limit and the failed-login limit."""
 
 import pytest
 from django.urls import reverse

@@ -1,4 +1,4 @@
-"""Guests (accounts/guests.py, issue #16): "Play now" without an account, casual play only (forged
+"""Guests (accounts/guests.py): "Play now" without an account, casual play only (forged
 forms too), sign-up keeps the guest's matches, the per-address limit, and the clean-up."""
 
 from __future__ import annotations

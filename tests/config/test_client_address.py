@@ -1,4 +1,4 @@
-"""X-Forwarded-For is trusted only as far as our own proxies wrote it (issue 10: Daphne's
+"""X-Forwarded-For is trusted only as far as our own proxies wrote it (Daphne's
 --proxy-headers took the leftmost entry, which the client writes, so rotating it defeated
 allauth's per-address limits)."""
 

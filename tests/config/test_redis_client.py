@@ -1,8 +1,8 @@
 """Django's cache shares one Redis connection pool per process (config/redis_client.py).
 
 `caches` is per async context: every socket of a Daphne process has a cache object of its own.
-Each used to open its own pool and Redis connection, held as long as the context lived (issue
-20's soak).
+Each used to open its own pool and Redis connection, held as long as the context lived
+(bench/soak.py found them).
 """
 
 from __future__ import annotations

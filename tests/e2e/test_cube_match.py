@@ -1,4 +1,4 @@
-"""The doubling cube in two real browsers (issue 18): White doubles and Black takes with the
+"""The doubling cube in two real browsers: White doubles and Black takes with the
 buttons, White plays its turn on the board, Black redoubles and White drops; in game 2 Black
 doubles and White drops again: Black wins the match to 3, 3-0."""
 

@@ -1,4 +1,4 @@
-"""Provably fair dice in Chromium (issue 19): a match played over real sockets is verified roll by
+"""Provably fair dice in Chromium: a match played over real sockets is verified roll by
 roll by "Verify dice" on the match page and the replay (WebCrypto, no verification request), a
 record with one bit changed is not; the creator replaces their client seed before the start; the
 create form comes with a seed from the browser."""

@@ -1,6 +1,6 @@
 """A visitor without an account presses "Play now", plays a whole casual match against the
 computer by clicking the board (the bot moving through the real Celery worker), then signs up
-and finds the match in the new profile (issue #16). Screenshots at phone and desktop sizes go to
+and finds the match in the new profile. Screenshots at phone and desktop sizes go to
 /tmp/bots-shots/."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The language selector in a real browser: the home, play, match and rules pages in Russian and
 Greek, with no English sentence of the catalog left after the scripts ran, and nothing wider than
-a phone (issue #12). With I18N_SCREENSHOTS=<folder> it also saves phone and desktop screenshots."""
+a phone. With I18N_SCREENSHOTS=<folder> it also saves phone and desktop screenshots."""
 
 from __future__ import annotations
 

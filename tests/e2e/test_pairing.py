@@ -1,4 +1,4 @@
-"""Quick pairing in real browsers (issue 15): two signed-in players click the same tile on the
+"""Quick pairing in real browsers: two signed-in players click the same tile on the
 Play page and both land on the same board; a third player sees a direct challenge pop up on
 another page and accepts it. Screenshots of the Play page at phone and desktop sizes go to
 /tmp/pairing-shots/ (looked at by hand)."""

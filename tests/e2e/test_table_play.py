@@ -1,6 +1,6 @@
-"""Issue 17 in a real browser against the real site: a whole turn played with the keyboard only
-(roll, pick, undo, pick again), and a turn played by one drag of one checker by both dice (the page
-sends two ordinary steps). Screenshots at phone and desktop sizes go to /tmp/table-shots/."""
+"""Play at the table in a real browser against the real site: a whole turn played with the keyboard
+only (roll, pick, undo, pick again), and a turn played by one drag of one checker by both dice (the
+page sends two ordinary steps). Screenshots at phone and desktop sizes go to /tmp/table-shots/."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The provably fair roll function (games/fairness/dice.py): known answers, uniformity, no serial
-correlation, and no Django on import (issue 19)."""
+correlation, and no Django on import (the command-line verifier must run anywhere)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The "Play the computer" and "Play now" forms against hostile input: huge, nested, wrong-typed,
-repeated and replayed fields get a clear error and change nothing (issue #16)."""
+repeated and replayed fields get a clear error and change nothing."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Issue 17's claim meets issue 16's bots: a bot has no socket but never leaves the table, so its
-seat is never claimable as abandoned, however long Redis has it marked away."""
+"""The reconnect window's claim meets the bots: a bot has no socket but never leaves the table, so
+its seat is never claimable as abandoned, however long Redis has it marked away."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The doubling cube and the new rule options through the services, the database, the export and
-the match socket (issue 18)."""
+the match socket."""
 
 from __future__ import annotations
 

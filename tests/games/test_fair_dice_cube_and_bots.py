@@ -1,4 +1,4 @@
-"""Provably fair dice (issue 19) in the matches of issues 18 and 16: a cube match with doubles,
+"""Provably fair dice in the cube and bot matches: a cube match with doubles,
 takes and drops and Omerta's opening roll before every game, and a match against the computer,
 each played through the services with the fair source only; every drawn roll is in the export with
 its number (1..n in each game) and the verifier accepts the record."""

@@ -1,4 +1,4 @@
-"""Provably fair dice on the server (issue 19): the seed is secret until the match ends, then
+"""Provably fair dice on the server: the seed is secret until the match ends, then
 revealed; every roll of a played match verifies; seeds are the players'; the test seam marks a
 match not verifiable."""
 
@@ -98,7 +98,7 @@ def next_command(match_id: int, users: dict):
 @pytest.fixture
 def witness_setup(client, admin_client, admin_user, caplog):
     caplog.set_level(logging.DEBUG)
-    enable_totp(admin_user)  # staff need two factors before the admin opens (issue 14)
+    enable_totp(admin_user)  # staff need two factors before the admin opens (config/urls.py)
     creator, opponent = make_user("seed_creator"), make_user("seed_opponent")
     client.force_login(creator)
     return creator, opponent, lambda match_id: Witness(client, admin_client, caplog, match_id)

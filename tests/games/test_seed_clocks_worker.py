@@ -1,6 +1,6 @@
-"""The seeds' clocks (issue 17) through a real Celery worker process and real Redis: a NARDEON
-turn that runs out loses the match on time; an Omerta step timer that runs out keeps the steps
-played and the server plays the rest of the turn."""
+"""The rule pages' clocks (docs/rules.md, Platform rules) through a real Celery worker process and
+real Redis: a NARDEON turn that runs out loses the match on time; an Omerta step timer that runs out
+keeps the steps played and the server plays the rest of the turn."""
 
 from __future__ import annotations
 

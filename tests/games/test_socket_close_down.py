@@ -2,7 +2,7 @@
 
 Daphne cancels an application that has not finished `application_close_timeout` after its client
 left, and then again every second until it has (daphne.server.Server.application_checker). On a
-saturated process (issue 20's soak) the clean-up's Redis round trips outlast that; a cancellation
+saturated process (bench/soak.py) the clean-up's Redis round trips outlast that; a cancellation
 inside it used to skip what was left, so the socket stayed in presence (counted as watching for
 ever) and in the socket-limit registry and its Redis set, for every such socket.
 """

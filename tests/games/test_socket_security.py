@@ -1,5 +1,6 @@
-"""Issue 10's socket defects, each as a regression test (each of these failed on main before the
-fix: noted per test). Through the real ASGI application, Redis channel layer and PostgreSQL."""
+"""Socket defects a hostile client could use, each as a regression test (each of these failed on
+main before the fix: noted per test). Through the real ASGI application, Redis channel layer and
+PostgreSQL."""
 
 from __future__ import annotations
 

@@ -69,8 +69,8 @@ async def test_three_timeouts_end_the_match_through_the_worker(timed_match, cele
     await socket.receive_json_from()
     await sync_to_async(expire_in)(timed_match, 0.5)
     events = await events_until(socket, lambda event: event["kind"] == "match_over", timeout=10)
-    # A rated match: the worker's transaction that ends it also applies the ratings (issue #13).
-    # New players, equal ratings, 1 point: 4 · 5 · 1 · ½ = 10 each way.
+    # A rated match: the worker's transaction that ends it also applies the ratings
+    # (ratings/services.py). New players, equal ratings, 1 point: 4 · 5 · 1 · ½ = 10 each way.
     assert events[-1]["detail"] == {
         "winner_seat": 1,
         "reason": "timeouts",

@@ -1,4 +1,4 @@
-"""Every page in every language; how the language is chosen and remembered (issue #12)."""
+"""Every page in every language; how the language is chosen and remembered."""
 
 from __future__ import annotations
 
@@ -238,7 +238,7 @@ def test_password_reset_mail_is_in_the_users_language_not_the_pages(client):
 def test_admin_titles_are_translated(client, admin_user):
     from tests.factories import enable_totp
 
-    enable_totp(admin_user)  # staff need two factors before the admin opens (issue 14)
+    enable_totp(admin_user)  # staff need two factors before the admin opens (config/urls.py)
     client.force_login(admin_user)
     page = client.get(reverse("admin:index"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Администрирование «Длинных нард»" in page

@@ -1,4 +1,4 @@
-"""Socket errors, the services' refusals included, in the socket's language (issue #12): the user's
+"""Socket errors, the services' refusals included, in the socket's language: the user's
 saved choice, else the language cookie, else Accept-Language."""
 
 from __future__ import annotations

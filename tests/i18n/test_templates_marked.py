@@ -1,5 +1,5 @@
-"""No template shows text that is not marked for translation (issue #12: "strings not marked for
-translation are found"). makemessages only sees marked strings; this sees the rest."""
+"""No template shows text that is not marked for translation (an unmarked string
+stays English in every language). makemessages only sees marked strings; this sees the rest."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A ban during a live match, with the two players on two Daphne processes (issue 14): the
+"""A ban during a live match, with the two players on two Daphne processes: the
 banned player's socket on the other process is closed at once (4003, within a second), the
 match ends as their loss (reason `banned`), and the opponent's page says why."""
 

@@ -1,7 +1,7 @@
 """A whole match against each level of the computer over real sockets: Daphne and a Celery worker
 started as `make run` starts them, the person playing through the match socket, the bot through
 its Celery tasks, a timeout on the person's side enforced by the worker, and the bot's rematch
-offer at the end (issue #16)."""
+offer at the end."""
 
 from __future__ import annotations
 

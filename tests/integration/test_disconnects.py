@@ -1,8 +1,9 @@
-"""Issue 17: a player who vanishes does not hold the opponent hostage. Two real Daphne processes on
-the same PostgreSQL and Redis; the missing player's process is killed with SIGKILL (it says
-nothing on its way out). Presence must recover by the processes' heartbeats (games/presence.py:
-about PROCESS_TTL_SECONDS + one watch period), the reconnect window must run, a come-back must
-change nothing, and after the window the opponent claims the match (reason `abandoned`, rated)."""
+"""The reconnect window (docs/rules.md, Platform rules, Disconnects): a player who vanishes does not
+hold the opponent hostage. Two real Daphne processes on the same PostgreSQL and Redis; the missing
+player's process is killed with SIGKILL (it says nothing on its way out). Presence must recover by
+the processes' heartbeats (games/presence.py: about PROCESS_TTL_SECONDS + one watch period), the
+reconnect window must run, a come-back must change nothing, and after the window the opponent claims
+the match (reason `abandoned`, rated)."""
 
 from __future__ import annotations
 

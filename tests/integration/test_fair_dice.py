@@ -1,7 +1,7 @@
 """A whole match played over real sockets (Daphne, Celery, Redis, PostgreSQL) has provably fair
-dice (issue 19): no socket message shows the server seed before the end, the last one reveals it,
-and the downloaded export verifies with `python -m games.fairness verify`; one bit changed in it
-fails."""
+dice (docs/rules.md, Platform rules): no socket message shows the server seed before the end, the
+last one reveals it, and the downloaded export verifies with `python -m games.fairness verify`; one
+bit changed in it fails."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-// Numbering, counts and notation shared by the match and replay pages (RULES.md "Board, numbering
-// and notation"), the screen slots of board.js, and the page's clock faces and strings.
+// Numbering, counts and notation shared by the match and replay pages (docs/rules.md, "Board,
+// numbering and notation"), the screen slots of board.js, and the page's clock faces and strings.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 

@@ -23,7 +23,8 @@ test("the board offers exactly the server's legal steps, as board indices", () =
   const m = model();
   assert.deepEqual(m.legalMoves(), [{ from: 23, to: 20 }, { from: 18, to: 15 }]);
   const black = model(blackToMove());
-  // Black's own 24 is White's 12 (index 11); its 18 is index 5, its 20 index 7 (RULES.md numbering).
+  // Black's own 24 is White's 12 (index 11); its 18 is index 5, its 20 index 7 (docs/rules.md
+  // numbering).
   assert.deepEqual(black.legalMoves(), [{ from: 11, to: 5 }, { from: 11, to: 7 }]);
 });
 

@@ -1,5 +1,5 @@
-// Issue 17 on the page: one gesture for one checker by both dice (sent as ordinary steps, one per
-// confirmed event), the choice when a gesture can end two ways, alerts, the reconnect window's
+// At the table, on the page: one gesture for one checker by both dice (sent as ordinary steps, one
+// per confirmed event), the choice when a gesture can end two ways, alerts, the reconnect window's
 // countdown, the board's keyboard cursor and the page's shortcuts.
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -121,7 +121,7 @@ def test_reports_are_rate_limited(settings):
 
 def test_a_guest_cannot_report():
     guest = make_user("guest")
-    guest.is_guest = True  # issue 16's guests carry this flag
+    guest.is_guest = True  # accounts/guests.py's guests carry this flag
     with pytest.raises(CommandError) as refused:
         moderation.report_create(reporter=guest, target=make_user("y"), reason="other")
     assert refused.value.code == "not_allowed"

@@ -1,4 +1,4 @@
-"""Staff accounts are protected (issue 14): the admin login is allauth's (its rate limits apply,
+"""Staff accounts are protected: the admin login is allauth's (its rate limits apply,
 tests/accounts/test_access_limits.py), staff must use two factors before the admin opens, and
 they enrol their authenticator only through a one-time link (config/staff_mfa.py)."""
 

@@ -1,4 +1,4 @@
-"""The pages of issue 15: the Play page's quick pairing, a profile's Challenge button and form,
+"""The pairing pages: the Play page's quick pairing, a profile's Challenge button and form,
 the challenged player's accept and decline, open challenges' rating ranges and the lobby filter."""
 
 from __future__ import annotations

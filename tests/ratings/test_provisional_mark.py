@@ -1,4 +1,4 @@
-"""The provisional "?" wherever a rating is shown (issue #13): the lobby (payload and page) and the
+"""The provisional "?" wherever a rating is shown: the lobby (payload and page) and the
 match's players (snapshot and the state the services publish)."""
 
 from __future__ import annotations

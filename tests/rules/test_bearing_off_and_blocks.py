@@ -1,4 +1,4 @@
-"""Table-driven cases for bearing off (RULES.md item 6) and the six-point block (item 5)."""
+"""Table-driven cases for bearing off and the six-point block (docs/rules.md, A turn, 6 and 5)."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ def test_each_level_plays_a_legal_turn_on_random_positions(level, rules_name):
 
 # Hand-made positions, each side's checkers by ITS OWN point numbers.
 HAND_MADE = [
-    # The first turn with 6-6: two checkers may leave the head (RULES.md item 4).
+    # The first turn with 6-6: two checkers may leave the head (docs/rules.md, A turn, item 4).
     ("w", START_BOARD, (6, 6), True),
     ("b", START_BOARD, (3, 3), True),
     # Bearing off with one checker left outside on the 7-point.

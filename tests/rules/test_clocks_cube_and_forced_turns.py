@@ -1,4 +1,4 @@
-"""Where issue 17's clocks and forced turns meet issue 18's doubling cube: an offer hands the clock
+"""Where the clocks and forced turns meet the doubling cube: an offer hands the clock
 to the answerer on every time control, and a forced turn is never played before a player who may
 double has decided (docs/protocol.md "Time controls")."""
 

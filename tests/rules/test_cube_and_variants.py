@@ -1,7 +1,7 @@
-"""The seeds' remaining variants (issue 18): the doubling cube ("dave", seed 003), the Ukrainian
-options (which die when only one can be played; when a six-point block is allowed) and Omerta's
-opening roll before every game (seed 004). Each table case differs from the default exactly where
-the seed says; both turn generators are checked on each."""
+"""The rule pages' remaining variants (docs/rules.md): the doubling cube ("dave", the Ukrainian
+rules page), the Ukrainian options (which die when only one can be played; when a six-point block is
+allowed) and Omerta's opening roll before every game (the Russian rules page). Each table case
+differs from the default exactly where the page says; both turn generators are checked on each."""
 
 from __future__ import annotations
 

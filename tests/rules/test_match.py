@@ -1,5 +1,5 @@
 """The match state machine (games/rules/match): table tests per rule and property tests over
-whole matches (RULES.md "Who starts, colours, games and matches", "Platform rules")."""
+whole matches (docs/rules.md, "Who starts, colours, games and matches", "Platform rules")."""
 
 from __future__ import annotations
 
@@ -210,7 +210,7 @@ def test_resign_leave_abort_and_cancel() -> None:
 
 
 def test_a_ban_ends_the_match_as_the_banned_seats_loss() -> None:
-    """A moderator's ban (issue 14): like resigning, with reason `banned`; only while active."""
+    """A moderator's ban: like resigning, with reason `banned`; only while active."""
     state, _ = engine.begin(new_state(), dice=pairs((6, 2)), now=T0)
     banned, events = engine.ban(state, seat=1, now=T0)
     assert (banned.status, banned.end_reason, banned.winner_seat) == ("finished", "banned", 0)

@@ -1,4 +1,4 @@
-"""Table-driven cases, one per rule of RULES.md "A turn", including the seeds' worked examples."""
+"""Table-driven cases, one per rule of docs/rules.md "A turn", with the rule pages' examples."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def ends(
     return fast
 
 
-# --- Head rule and the first-turn exception (RULES.md item 4) ---------------------------------
+# --- Head rule and the first-turn exception (docs/rules.md, A turn, item 4) -----------------------
 
 
 @pytest.mark.parametrize("rules", [TRADITIONAL, TOURNAMENT, GENERALISED])
@@ -125,7 +125,7 @@ def test_generalised_head_exception_for_a_non_double() -> None:
     assert black_points(generalised) == {24: 13, 18: 1, 19: 1}
 
 
-# --- Moving: landing, the intermediate point (RULES.md item 2) --------------------------------
+# --- Moving: landing, the intermediate point (docs/rules.md, A turn, item 2) ----------------------
 
 
 def test_five_three_as_one_checker_through_a_free_intermediate_point() -> None:
@@ -153,7 +153,7 @@ def test_never_lands_on_a_single_opposing_checker() -> None:
     assert white_points(end) == {24: 15}  # 24-19 is blocked: pass
 
 
-# --- Maximum dice and the higher die (RULES.md item 3) ----------------------------------------
+# --- Maximum dice and the higher die (docs/rules.md, A turn, item 3) ------------------------------
 
 # White: one runner on 13, the rest on point 1 (cannot bear off: the runner is not home).
 # Black holds White's 2 and 3, so 13-7-2 and 13-8-2 are both impossible: only one die plays.

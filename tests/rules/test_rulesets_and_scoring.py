@@ -1,4 +1,4 @@
-"""Rule sets as data, scoring, matches and the opening roll (RULES.md)."""
+"""Rule sets as data, scoring, matches and the opening roll (docs/rules.md)."""
 
 from __future__ import annotations
 

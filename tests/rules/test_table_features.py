@@ -1,4 +1,4 @@
-"""Issue 17 in the engine: combined moves of one checker, forced turns, the seeds' clocks
+"""At the table, in the engine: combined moves of one checker, forced turns, the rule pages' clocks
 (NARDEON and Omerta) and claiming an abandoned match."""
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def test_bearing_off_with_one_die_or_both_are_two_choices() -> None:
 
 
 def other(point: int) -> int:
-    """White's point `point` in Black's own numbering (RULES.md)."""
+    """White's point `point` in Black's own numbering (docs/rules.md)."""
     return (point + 11) % 24 + 1
 
 

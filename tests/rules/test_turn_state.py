@@ -1,4 +1,5 @@
-"""Partial turns: legal next steps, play, undo, completion (RULES.md item 7, Platform rules)."""
+"""Partial turns: legal next steps, play, undo, completion (docs/rules.md, A turn, item 7;
+Platform rules)."""
 
 from __future__ import annotations
 
