@@ -3,8 +3,8 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
-from accounts.language import supported_language, user_language
 from accounts.usernames import validate_username
+from realtime.language import supported_language, user_language
 
 
 class AccountAdapter(DefaultAccountAdapter):

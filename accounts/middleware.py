@@ -3,7 +3,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
-from accounts.language import user_language
+from realtime.language import user_language
 
 
 class UserLanguageMiddleware:

@@ -48,7 +48,7 @@ class User(AbstractUser):
     # row into a real account, so the match history stays (accounts/guests.py).
     is_guest = models.BooleanField(_("guest"), default=False, db_default=False)
     # Empty: follow the browser (cookie, then Accept-Language). Set by the language selector and on
-    # the preferences page; used for the user's pages, sockets and emails (accounts/language.py).
+    # the preferences page; used for the user's pages, sockets and emails (realtime/language.py).
     language = models.CharField(
         _("language"),
         max_length=16,

@@ -6,43 +6,16 @@ New sockets are safe already: Channels' auth middleware checks the session's pas
 backend refuses inactive users. Open ones are told through the user's channel-layer group.
 """
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
+from realtime.groups import close_user_sockets
+
 # What ends every session of a user when it changes.
 SESSION_FIELDS = ("is_active", "password")
-
-
-def user_group_name(user_id: int) -> str:
-    return f"user.{user_id}"
-
-
-def notify_user(user_id: int, payload: dict) -> None:
-    """Send `payload` to every socket of the user after commit (`SiteSocket.user_notify`; each
-    page's socket passes on what its page shows: a direct challenge, a pairing)."""
-    transaction.on_commit(
-        lambda: async_to_sync(get_channel_layer().group_send)(
-            user_group_name(user_id), {"type": "user.notify", "payload": payload}
-        )
-    )
-
-
-# Close codes (docs/protocol.md): the session ended; the user was banned (moderation).
-CLOSE_LOGGED_OUT = 4001
-CLOSE_BANNED = 4003
-
-
-def close_user_sockets(user_id: int, *, code: int = CLOSE_LOGGED_OUT) -> None:
-    """Close every open socket of the user, on every Daphne process (the user's channel-layer
-    group), with `code`."""
-    async_to_sync(get_channel_layer().group_send)(
-        user_group_name(user_id), {"type": "session.logout", "code": code}
-    )
 
 
 @receiver(user_logged_out)

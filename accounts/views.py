@@ -11,8 +11,8 @@ from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import PreferencesForm
-from accounts.language import supported_language
 from accounts.models import User
+from realtime.language import supported_language
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

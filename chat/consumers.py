@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from chat import selectors, services
 from config.database_thread import in_database_thread
 from games.protocol import Command
-from games.services.errors import CommandError
+from realtime.errors import CommandError
 
 
 def _chat(command: Command, *, user, match_id: int) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from chat.models import MAX_CHAT_LENGTH, ChatMessage, ChatMute, QuickPhrase, Roo
 from chat.selectors import DURING_PLAY, wire_message
 from config.showable_text import UnshowableText, check_showable
 from games.selectors import NEVER_STARTED, match_parties, may_see_match
-from games.services.errors import CommandError
+from realtime.errors import CommandError
 
 
 def clean_text(text: object) -> str:

@@ -7,7 +7,7 @@ them. Without it (`make run`, `make test`) each process keeps its own registry.
 
 What is measured, and where:
 - nardy_http_request_seconds{method,route,status}: RequestMetricsMiddleware, first in MIDDLEWARE.
-- nardy_sockets_open{process,kind} (and a pid label in multiprocess mode): accounts/consumers.py.
+- nardy_sockets_open{process,kind} (and a pid label in multiprocess mode): realtime/socket.py.
 - nardy_socket_commands_total{type,result} and nardy_socket_command_seconds{type}: a player's
   command in games/consumers.py, database work and answer included.
 - nardy_deadline_lateness_seconds{enforcer}: games.services.game_deadline_enforce, after commit.

@@ -18,7 +18,6 @@ import orjson
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from accounts.consumers import SiteSocket
 from chat.consumers import CHAT_COMMANDS, ChatSocketMixin, read_chat
 from config import metrics
 from config.database_thread import in_database_thread
@@ -32,6 +31,7 @@ from games.events import (
 from games.hub import hub
 from games.models import Match
 from games.protocol import Command, ProtocolError, parse_command
+from realtime.socket import SiteSocket
 
 log = logging.getLogger(__name__)
 

@@ -8,11 +8,11 @@ import time
 import weakref
 from typing import Any
 
-from accounts.consumers import SiteSocket, echo_id
 from config.database_thread import in_database_thread
 from config.wire import json_text
 from games import presence, selectors
 from games.events import LOBBY_GROUP
+from realtime.socket import SiteSocket, echo_id
 
 LOBBY_DEBOUNCE_SECONDS = 0.5
 

@@ -20,11 +20,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from chat.selectors import match_chat
-from games.services.errors import CommandError
 from moderation import services
 from moderation.admin_secrets import SecretColumnsGuard
 from moderation.models import AuditEntry, Block, Report, Sanction
 from moderation.selectors import report_queue
+from realtime.errors import CommandError
 
 DURATIONS = {
     "1h": timedelta(hours=1),

@@ -21,9 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.signals import CLOSE_BANNED, close_user_sockets, user_group_name
 from config.showable_text import UnshowableText, check_showable
-from games.services.errors import CommandError
 from moderation.models import (
     MAX_REASON_TEXT,
     MAX_REPORT_TEXT,
@@ -37,6 +35,9 @@ from moderation.models import (
     SanctionKind,
 )
 from moderation.selectors import restricted
+from realtime.close_codes import CLOSE_BANNED
+from realtime.errors import CommandError
+from realtime.groups import close_user_sockets, user_group_name
 
 # --- Blocks (players) ----------------------------------------------------------------------------
 

@@ -9,9 +9,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
-from games.services.errors import CommandError
 from moderation import services
 from moderation.forms import ReportForm
+from realtime.errors import CommandError
 
 
 def _back(request: HttpRequest, fallback: str) -> HttpResponse:

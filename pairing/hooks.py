@@ -13,9 +13,9 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 
-from games.services.errors import CommandError
 from games.services.lifecycle import refuse_if_banned
 from pairing.logic import BlockedPair
+from realtime.errors import CommandError
 
 
 def blocked_pair_predicate(user_ids: Iterable[int]) -> BlockedPair:

@@ -24,12 +24,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.signals import notify_user
 from config import metrics
 from games.fairness import commitment
 from games.models import Match, MatchStatus
 from games.next_seed import take_next_seed
-from games.services.errors import CommandError
 from pairing import liveness
 from pairing.hooks import blocked_pair_predicate, refuse_pool
 from pairing.logic import CONFIRM_SECONDS, Waiting, pair_up
@@ -37,6 +35,8 @@ from pairing.models import PairedWait, PoolEntry, Proposal
 from pairing.pools import Pool
 from pairing.selectors import abort_record, pool_sizes
 from ratings.selectors import ratings_of
+from realtime.errors import CommandError
+from realtime.groups import notify_user
 
 # Advisory lock class of the pools (the second key is hashtext(pool key)).
 POOL_LOCK_CLASS = 15_001

@@ -18,9 +18,9 @@ from channels.db import DatabaseSyncToAsync
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import socket_limits
 from pairing import liveness, selectors, services
 from pairing.pools import Pool, PoolKeyError
+from realtime import socket_limits
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class PoolSeat:
 
     async def command(self, message: dict[str, Any]) -> None:
         """One of `COMMANDS`; a refusal goes back to the sender only and changes nothing."""
-        from games.services import CommandError
+        from realtime.errors import CommandError
 
         if self.user is None:
             await self.socket.send_error(
@@ -127,7 +127,7 @@ class PoolSeat:
         await self._answer(message, False)
 
     async def _ack(self, message: dict[str, Any]) -> None:
-        from accounts.consumers import echo_id
+        from realtime.socket import echo_id
 
         await self.socket.send_json({"type": "ack", "id": echo_id(message)})
 

@@ -1,4 +1,4 @@
-"""Two shortcuts of our socket base (accounts/consumers.py) past Channels' own code.
+"""Two shortcuts of our socket base (realtime/socket.py) past Channels' own code.
 
 1. `dispatch_without_connection_hop` is Channels' `AsyncConsumer.dispatch` without its
    `aclose_old_connections()` hop before every message. That hop runs on the process's one

@@ -27,7 +27,6 @@ from games.services.endings import (
     match_resign,
     matches_end_for_ban,
 )
-from games.services.errors import CommandError
 from games.services.lifecycle import (
     match_accept,
     match_cancel,
@@ -44,6 +43,7 @@ from games.services.play import (
     game_step_play,
     game_turn_undo,
 )
+from realtime.errors import CommandError
 
 __all__ = [
     "STALE_AFTER",

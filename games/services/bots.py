@@ -25,13 +25,13 @@ from games.rules import Board, RuleSet, Side, StepSequence, choose_rest_of_turn
 from games.rules import match as engine
 from games.rules.bots import LEVELS, choose_bot_turn
 from games.services.context import Locked, locked
-from games.services.errors import CommandError
 from games.services.lifecycle import (
     begin_first_game,
     chosen_rules,
     client_seed_or_new,
     match_rematch_offer,
 )
+from realtime.errors import CommandError
 
 BOT_NAMES = {"beginner": "Bot-Beginner", "club": "Bot-Club", "master": "Bot-Master"}
 

@@ -15,13 +15,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.signals import notify_user
 from games.models import Match, MatchStatus
 from games.rules import match as engine
 from games.services.context import locked
-from games.services.errors import CommandError
 from games.services.lifecycle import match_create
 from ratings.selectors import ratings_of
+from realtime.errors import CommandError
+from realtime.groups import notify_user
 
 
 def challenge_payload(match: Match, creator_rating: int) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from config import metrics
 from games.models import Game, Match, MatchStatus, Phase
 from games.rules import match as engine
 from games.services.context import locked
-from games.services.errors import CommandError
+from realtime.errors import CommandError
 
 TIMEOUTS_TO_LOSE = engine.TIMEOUTS_TO_LOSE
 

@@ -32,7 +32,7 @@ from games.rules.match import (
     TurnEnded,
     apply_event,
 )
-from games.services.errors import CommandError, refused
+from games.services.errors import refused
 from games.services.hot_path import lock_and_load, update_rows
 from games.services.state_rows import (
     copy_onto,
@@ -42,6 +42,7 @@ from games.services.state_rows import (
     new_game_row,
 )
 from ratings.models import ShownRating
+from realtime.errors import CommandError
 
 # `last_activity_at` only serves the 24-hour stale check, and it is indexed: writing it on every
 # command would make every match update a non-HOT one that touches all the table's indexes.

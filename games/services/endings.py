@@ -17,7 +17,7 @@ from games import presence
 from games.models import Match, MatchStatus
 from games.rules import match as engine
 from games.services.context import Locked, locked
-from games.services.errors import CommandError
+from realtime.errors import CommandError
 
 
 def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:

@@ -1,4 +1,4 @@
-"""Refused commands: a code for programs (docs/protocol.md) and a translated message for people."""
+"""The engine's refusals as CommandErrors (realtime/errors.py), in the site's words."""
 
 from __future__ import annotations
 
@@ -6,16 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.rule_messages import translated_reason
 from games.rules import IllegalMove
-
-
-class CommandError(Exception):
-    """A refused command: `code` for programs (docs/protocol.md), message for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
+from realtime.errors import CommandError
 
 # The engine's refusals by code, in the site's words. `illegal_step` keeps the engine's own
 # explanation (which rule the step breaks), translated by games/rule_messages.py.

@@ -25,8 +25,8 @@ from games.next_seed import take_next_seed
 from games.rules import RuleSet, rule_set
 from games.rules import match as engine
 from games.services.context import Locked, locked
-from games.services.errors import CommandError
 from ratings.selectors import ratings_of
+from realtime.errors import CommandError
 
 
 def refuse_if_banned(user) -> None:

@@ -14,7 +14,8 @@ from games.models import Match
 from games.rules import Step
 from games.rules import match as engine
 from games.services.context import Locked, locked
-from games.services.errors import CommandError, refused
+from games.services.errors import refused
+from realtime.errors import CommandError
 
 
 def _seat_at_version(context: Locked, user, version: int | None, *, mover: bool = True) -> int:
