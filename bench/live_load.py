@@ -35,12 +35,10 @@ import os
 import resource
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -50,6 +48,8 @@ from urllib.parse import urlsplit, urlunsplit
 import uvloop
 
 from bench.clients import LoadClient, percentile
+from config import processes
+from config.processes import Children, Stop, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 LOG_DIR = Path(os.environ.get("BENCH_LOG_DIR", "/tmp/bench-logs"))
@@ -61,25 +61,11 @@ SETTLE_SECONDS = 2.0
 log = logging.getLogger("bench")
 
 
-class Stop(Exception):
-    pass
-
-
-def _raise_stop(signum, frame):
-    raise Stop(signal.Signals(signum).name)
-
-
 def raise_nofile_limit() -> tuple[int, int]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and soft < hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     return resource.getrlimit(resource.RLIMIT_NOFILE)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 # =================================================================================================
@@ -238,42 +224,6 @@ def client_main(plan_path: str, output_path: str) -> int:
 # =================================================================================================
 
 
-class Children:
-    """Child processes in their own process groups, stopped SIGTERM -> SIGKILL."""
-
-    def __init__(self, log_dir: Path = LOG_DIR) -> None:
-        self.processes: dict[str, subprocess.Popen] = {}
-        self.logs: list = []
-        self.log_dir = log_dir
-        self.started: set[str] = set()
-
-    def start(self, name: str, command: list[str], environment: dict[str, str]) -> subprocess.Popen:
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        # A process started again (a restart drill) appends to its earlier lines.
-        mode = "ab" if name in self.started else "wb"
-        self.started.add(name)
-        log_file = open(self.log_dir / f"{name}.log", mode)  # noqa: SIM115 - closed in close_logs
-        self.logs.append(log_file)
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=environment, stdin=subprocess.DEVNULL, stdout=log_file,
-            stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-        self.processes[name] = process
-        return process
-
-    def stop(self, names: list[str] | None = None) -> None:
-        from config.launcher import stop_processes
-
-        chosen = {n: p for n, p in self.processes.items() if names is None or n in names}
-        stop_processes(chosen, grace=STOP_GRACE)
-        for name in chosen:
-            del self.processes[name]
-
-    def close_logs(self) -> None:
-        for handle in self.logs:
-            handle.close()
-
-
 def run_django_task(
     task: str, payload: dict, environment: dict[str, str], timeout: float, log_dir: Path = LOG_DIR
 ) -> dict:
@@ -282,11 +232,10 @@ def run_django_task(
         input_path, output_path = Path(folder) / "in.json", Path(folder) / "out.json"
         input_path.write_text(json.dumps(payload))
         with open(log_dir / f"{task}.log", "wb") as log_file:
-            process = subprocess.Popen(
+            process = processes.start(
                 [sys.executable, "-m", "bench.live_load", "--django-task", task,
                  str(input_path), str(output_path)],
-                cwd=ROOT, env=environment, stdout=log_file, stderr=subprocess.STDOUT,
-                start_new_session=True,
+                env=environment, stdout=log_file, stderr=subprocess.STDOUT,
             )  # fmt: skip
             try:
                 code = process.wait(timeout)
@@ -312,19 +261,10 @@ def prepare_bench_database(environment: dict[str, str]) -> None:
 
 
 def wait_healthy(port: int, process: subprocess.Popen, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"Daphne on {port} exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as answer:
-                if answer.status == 200:
-                    return
-        except Exception as error:  # noqa: BLE001 - not up yet
-            last = error
-        time.sleep(0.3)
-    raise TimeoutError(f"Daphne on {port}: /healthz not 200 within {timeout:.0f} s ({last!r})")
+    processes.wait_until(
+        lambda: processes.http_ok(f"http://127.0.0.1:{port}/healthz"),
+        timeout=timeout, what=f"Daphne on {port} (/healthz)", processes=process, interval=0.3,
+    )  # fmt: skip
 
 
 def summarise(arguments, result: dict, database: dict, daphne_count: int) -> str:
@@ -393,7 +333,7 @@ def orchestrate(arguments) -> int:
     LOG_DIR.mkdir(parents=True, exist_ok=True)
     token = secrets.token_hex(4)
     given_database = bool(os.environ.get("DATABASE_URL"))
-    children = Children()
+    children = Children(LOG_DIR, grace=STOP_GRACE)
     work = Path(tempfile.mkdtemp(prefix="bench-run-"))
     try:
         with EmbeddedServices(None) as services:
@@ -497,8 +437,7 @@ def orchestrate(arguments) -> int:
         log.warning("stopping (%s)", reason)
         return 130
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        processes.ignore_signals()
         children.stop()
         children.close_logs()
         import shutil
@@ -534,8 +473,7 @@ def main(argv: list[str] | None = None) -> int:
         return django_task(*arguments.django_task)
     if arguments.matches < 1 or arguments.daphne_processes < 1 or arguments.step_interval < 0.25:
         parser.error("need --matches >= 1, --daphne-processes >= 1, --step-interval >= 0.25")
-    signal.signal(signal.SIGINT, _raise_stop)
-    signal.signal(signal.SIGTERM, _raise_stop)
+    processes.stop_on_signals()
     try:
         return orchestrate(arguments)
     except Stop:

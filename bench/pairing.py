@@ -25,8 +25,9 @@ import secrets
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
+
+from config import processes
 
 ROOT = Path(__file__).resolve().parent.parent
 STATS = ("xact_commit", "xact_rollback", "tup_returned", "tup_fetched", "tup_inserted",
@@ -56,30 +57,19 @@ def main() -> int:
         return run(arguments)
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def start_site(beat: bool) -> tuple[subprocess.Popen, int]:
-    port = free_port()
+    port = processes.free_port()
     environment = dict(os.environ, PORT=str(port), SOCKETS_PER_ADDRESS="0",
                        SOCKET_RATE_LIMIT_MESSAGES="100000")  # fmt: skip
     command = [sys.executable, "-m", "config.launcher", "run", "--no-migrate"]
     if not beat:
         command.append("--no-beat")
-    process = subprocess.Popen(command, cwd=ROOT, env=environment, start_new_session=True)
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            if urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5).status == 200:
-                return process, port
-        except Exception:  # noqa: BLE001 - not up yet
-            time.sleep(0.3)
-    raise SystemExit("the site did not start")
+    process = processes.start(command, env=environment)
+    processes.wait_until(
+        lambda: processes.http_ok(f"http://127.0.0.1:{port}/healthz"),
+        timeout=90, what=f"the site on {port}", processes=process, interval=0.3,
+    )  # fmt: skip
+    return process, port
 
 
 def seed_players(count: int, rng: random.Random) -> list[tuple[int, str]]:
@@ -201,10 +191,7 @@ def run(arguments: argparse.Namespace) -> int:
         elapsed = time.monotonic() - started
         after = database_counters()
     finally:
-        for process, _port in sites:
-            process.terminate()
-        for process, _port in sites:
-            process.wait(30)
+        processes.stop([process for process, _port in sites], grace=30)
     waits = [r["paired"] - r["joined"] for r in results if r["paired"] is not None]
     errors = [r["error"] for r in results if "error" in r]
     from pairing.models import PairedWait

@@ -20,14 +20,15 @@ import asyncio
 import json
 import os
 import secrets
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from bench.live_load import Children, percentile, prepare_bench_database
+from bench.live_load import LOG_DIR, STOP_GRACE, percentile, prepare_bench_database
+from config import processes
+from config.processes import Children
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,11 +45,10 @@ def start_worker(children: Children, name: str, environment: dict[str, str]) -> 
 def wait_for_worker(name: str, timeout: float = 60) -> None:
     from config.celery import app
 
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if any(name in key for reply in app.control.ping(timeout=0.5) for key in reply):
-            return
-    raise TimeoutError(f"worker {name} did not answer")
+    processes.wait_until(
+        lambda: any(name in key for reply in app.control.ping(timeout=0.5) for key in reply),
+        timeout=timeout, what=f"worker {name} (a ping)", interval=0,
+    )  # fmt: skip
 
 
 def create_matches(
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     from config.embedded import EmbeddedServices
 
     token = secrets.token_hex(4)
-    children = Children()
+    children = Children(LOG_DIR, grace=STOP_GRACE)
     with EmbeddedServices(None):
         environment = dict(os.environ)
         if os.environ.get("DATABASE_URL"):
@@ -178,9 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                     listen(deadlines, received, stop_at=max(deadlines.values()) + 30)
                 )
                 await asyncio.sleep(max(0.0, halfway - time.time()))
-                os.killpg(children.processes["first"].pid, signal.SIGKILL)
-                children.processes["first"].wait()
-                del children.processes["first"]
+                children.kill("first")
                 print(f"killed the worker at deadline {len(deadlines) // 2} of {len(deadlines)}",
                       flush=True)  # fmt: skip
                 await asyncio.sleep(1.0)

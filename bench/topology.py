@@ -18,7 +18,6 @@ import os
 import re
 import secrets
 import shutil
-import signal
 import socket
 import ssl
 import subprocess
@@ -28,8 +27,10 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from bench.live_load import Children, run_django_task
+from bench.live_load import STOP_GRACE, run_django_task
+from config import processes
 from config.embedded import EmbeddedPostgres, EmbeddedRedis
+from config.processes import Children, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE_CONFIG = ROOT / "deploy" / "nginx" / "nardy.conf"
@@ -37,12 +38,6 @@ SERVER_NAME = "localhost"
 START_TIMEOUT = 90.0
 
 log = logging.getLogger("topology")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def render_site_config(
@@ -156,7 +151,7 @@ class Topology:
         # Short: unix socket paths must stay under ~107 bytes.
         self.root = Path(tempfile.mkdtemp(prefix="nardy-prod-"))
         self.logs = self.root / "logs"
-        self.children = Children(log_dir=self.logs)
+        self.children = Children(self.logs, grace=STOP_GRACE)
         self.postgres: EmbeddedPostgres | None = None
         self.redis: EmbeddedRedis | None = None
         self.given_database: str | None = None
@@ -345,48 +340,24 @@ class Topology:
 
     def kill(self, name: str) -> None:
         """SIGKILL one process and its group (a Celery worker's pool children too)."""
-        process = self.children.processes.pop(name)
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait()
+        self.children.kill(name)
 
     def wait_daphne(self, index: int, timeout: float = START_TIMEOUT) -> None:
         """Until this Daphne process answers a page on its own socket."""
-        process = self.children.processes[f"daphne-{index}"]
-        deadline = time.monotonic() + timeout
-        last: object = None
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError(f"daphne-{index} exited with {process.returncode}")
-            try:
-                status, _ = unix_get(self.socket_path(index), "/rules/")
-                if status == 200:
-                    return
-                last = status
-            except OSError as error:
-                last = error
-            time.sleep(0.1)
-        raise TimeoutError(f"daphne-{index} did not answer within {timeout:.0f} s ({last!r})")
+        name = f"daphne-{index}"
+        processes.wait_until(
+            lambda: unix_get(self.socket_path(index), "/rules/")[0] == 200,
+            timeout=timeout, what=f"{name} (/rules/ on its socket)",
+            processes={name: self.children.processes[name]},
+        )  # fmt: skip
 
     def wait_healthy(self, timeout: float = START_TIMEOUT) -> None:
         """Until /healthz through nginx is 200: database, Redis, channel layer and a worker."""
-        deadline = time.monotonic() + timeout
-        last: object = None
-        while time.monotonic() < deadline:
-            for name, process in self.children.processes.items():
-                if process.poll() is not None:
-                    raise RuntimeError(f"{name} exited with {process.returncode}; see {self.logs}")
-            try:
-                status, _ = self.get("/healthz")
-                if status == 200:
-                    return
-                last = status
-            except OSError as error:
-                last = error
-            time.sleep(0.2)
-        raise TimeoutError(f"/healthz not 200 within {timeout:.0f} s ({last!r}); see {self.logs}")
+        processes.wait_until(
+            lambda: self.get("/healthz")[0] == 200,
+            timeout=timeout, what=f"/healthz through nginx (logs in {self.logs})",
+            processes=self.children.processes, interval=0.2,
+        )  # fmt: skip
 
     # --- HTTP through nginx -----------------------------------------------------------------
     def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:

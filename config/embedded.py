@@ -11,12 +11,13 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 from urllib.parse import quote
+
+from config import processes
 
 log = logging.getLogger("embedded")
 
@@ -105,9 +106,7 @@ class EmbeddedRedis:
             "--logfile", str(self.data_dir / "redis.log"),
             "--maxclients", "10000",
         ]  # fmt: skip
-        self._process = subprocess.Popen(
-            arguments, stdin=subprocess.DEVNULL, start_new_session=True
-        )
+        self._process = processes.start(arguments, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + STARTUP_TIMEOUT_SECONDS
         while not self._answers(url):
             if self._process.poll() is not None:
@@ -135,12 +134,7 @@ class EmbeddedRedis:
     def stop(self) -> None:
         if self._process is not None and self._process.poll() is None:
             # SIGTERM makes Redis save (when --save is set) and exit cleanly.
-            self._process.send_signal(signal.SIGTERM)
-            try:
-                self._process.wait(15)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
+            processes.stop(self._process, grace=15)
         self._process = None
         if self.throwaway:
             shutil.rmtree(self.data_dir, ignore_errors=True)

@@ -22,21 +22,14 @@ import sys
 import time
 from pathlib import Path
 
+from config import processes
 from config.embedded import EmbeddedServices
+from config.processes import Stop
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("NARDY_DATA_DIR", ROOT / ".data"))
-STOP_GRACE_SECONDS = 15.0
 
 log = logging.getLogger("launcher")
-
-
-class Stop(Exception):
-    """Raised from the signal handler to unwind into the cleanup code."""
-
-
-def _raise_stop(signum: int, frame: object) -> None:
-    raise Stop(signal.Signals(signum).name)
 
 
 def manage(*arguments: str) -> None:
@@ -64,29 +57,6 @@ def server_commands(*, port: int, beat: bool) -> dict[str, list[str]]:
     return commands
 
 
-def stop_processes(
-    processes: dict[str, subprocess.Popen[bytes]], grace: float = STOP_GRACE_SECONDS
-) -> None:
-    """SIGTERM each process group (Celery's pool children included), SIGKILL after a grace."""
-    for process in processes.values():
-        if process.poll() is None:
-            try:
-                os.killpg(process.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-    deadline = time.monotonic() + grace
-    for process in processes.values():
-        try:
-            process.wait(max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            pass
-        try:  # the group may outlive its leader (pool children): make sure nothing is left
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait()
-
-
 def development_default() -> None:
     """`make run` and `make manage` are for development unless the environment says otherwise
     (settings default to production, DEBUG off: a forgotten DEBUG=0 shows no debug pages)."""
@@ -101,15 +71,15 @@ def command_run(arguments: argparse.Namespace) -> int:
             manage("migrate", "--noinput")
             if os.environ["DEBUG"].lower() in {"0", "false", "no", "off"}:
                 manage("collectstatic", "--noinput")
-        processes: dict[str, subprocess.Popen[bytes]] = {}
+        children: dict[str, subprocess.Popen[bytes]] = {}
         try:
             for name, command in server_commands(port=port, beat=not arguments.no_beat).items():
                 # Own process group: we decide when and how each one stops.
-                processes[name] = subprocess.Popen(command, cwd=ROOT, start_new_session=True)
+                children[name] = processes.start(command)
             print(f"\n  Long Nardy is running at http://127.0.0.1:{port}/  (Ctrl-C stops)\n",
                   flush=True)  # fmt: skip
             while True:
-                for name, process in processes.items():
+                for name, process in children.items():
                     if process.poll() is not None:
                         log.error("%s exited with code %s; stopping", name, process.returncode)
                         return 1
@@ -118,9 +88,8 @@ def command_run(arguments: argparse.Namespace) -> int:
             log.info("stopping (%s)", reason)
             return 0
         finally:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-            signal.signal(signal.SIGTERM, signal.SIG_IGN)
-            stop_processes(processes)
+            processes.ignore_signals()
+            processes.stop(children.values())
 
 
 def command_manage(manage_arguments: list[str]) -> int:
@@ -182,8 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("test", help="run pytest on throwaway servers", add_help=False)
     commands.add_parser("manage", help="a manage.py command on run's servers", add_help=False)
     arguments, rest = parser.parse_known_args(argv)
-    signal.signal(signal.SIGINT, _raise_stop)
-    signal.signal(signal.SIGTERM, _raise_stop)
+    processes.stop_on_signals()
     try:
         if arguments.command == "run":
             if rest:

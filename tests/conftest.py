@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,21 +23,14 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from config import processes
+from config.processes import free_port
 from tests import kept_database
 
 ROOT = Path(__file__).resolve().parent.parent
 PROCESS_START_TIMEOUT = 60.0
-# Our processes exit within a second or two of SIGTERM (the launcher stops Daphne and the worker,
-# whose tasks are short); past this something is stuck, and SIGKILL ends it.
-STOP_GRACE_SECONDS = 10.0
 
 pytest_plugins = ["tests.markers"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def child_environment(database_name: str, **overrides: str | None) -> dict[str, str]:
@@ -61,30 +52,6 @@ def child_environment(database_name: str, **overrides: str | None) -> dict[str, 
         else:
             environment[name] = value
     return environment
-
-
-def wait_for(predicate, timeout: float, what: str, process: subprocess.Popen | None = None) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process is not None and process.poll() is not None:
-            raise RuntimeError(f"{what}: the process exited with {process.returncode}")
-        try:
-            if predicate():
-                return
-        except Exception:  # noqa: BLE001 - not up yet
-            pass
-        time.sleep(0.1)
-    raise TimeoutError(f"{what} did not come up within {timeout:.0f} s")
-
-
-def stop_process(process: subprocess.Popen, grace: float = STOP_GRACE_SECONDS) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(grace)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def close_database_connections() -> None:
@@ -167,29 +134,29 @@ def test_database_name(django_db_setup) -> str:
 def start_celery_worker(environment: dict[str, str], name: str) -> subprocess.Popen:
     from config.celery import app
 
-    process = subprocess.Popen(
+    process = processes.start(
         [
             sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING",
             "--without-gossip", "--without-mingle", "--concurrency", "2",
             "--hostname", f"{name}@%h",
         ],
-        cwd=ROOT, env=environment, start_new_session=True,
+        env=environment,
     )  # fmt: skip
-    wait_for(
+    processes.wait_until(
         lambda: any(name in key for reply in app.control.ping(timeout=0.5) for key in reply),
-        PROCESS_START_TIMEOUT,
-        "Celery worker",
-        process,
+        timeout=PROCESS_START_TIMEOUT,
+        what="Celery worker",
+        processes=process,
     )
     return process
 
 
 def start_celery_beat(environment: dict[str, str], schedule_file: Path) -> subprocess.Popen:
     """The one Celery beat (it sends the deadline sweep every DEADLINE_SWEEP_SECONDS)."""
-    return subprocess.Popen(
+    return processes.start(
         [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "WARNING",
          "--schedule", str(schedule_file)],
-        cwd=ROOT, env=environment, start_new_session=True,
+        env=environment,
     )  # fmt: skip
 
 
@@ -202,20 +169,18 @@ class SiteProcess:
 
 def start_site(database_name: str, **environment_overrides: str | None) -> SiteProcess:
     """Start the site the way `make run` does (config.launcher run), on the test database."""
-    import urllib.request
-
     port = free_port()
     environment = child_environment(database_name, PORT=str(port), **environment_overrides)
-    process = subprocess.Popen(
+    process = processes.start(
         [sys.executable, "-m", "config.launcher", "run", "--no-migrate", "--no-beat"],
-        cwd=ROOT, env=environment, start_new_session=True,
-    )  # fmt: skip
+        env=environment,
+    )
     url = f"http://127.0.0.1:{port}"
-    wait_for(
-        lambda: urllib.request.urlopen(f"{url}/healthz", timeout=5).status == 200,
-        PROCESS_START_TIMEOUT,
-        "the site (Daphne + Celery worker)",
-        process,
+    processes.wait_until(
+        lambda: processes.http_ok(f"{url}/healthz"),
+        timeout=PROCESS_START_TIMEOUT,
+        what="the site (Daphne + Celery worker)",
+        processes=process,
     )
     return SiteProcess(url=url, port=port, process=process)
 
@@ -261,7 +226,7 @@ class Sites:
             settings, running = self._other
             if settings == overrides and running.process.poll() is None:
                 return running
-            stop_process(running.process)
+            processes.stop(running.process)
             self._other = None
         running = start_site(self.database_name, **{**SITE_SETTINGS, **overrides})
         self._other = (overrides, running)
@@ -270,7 +235,7 @@ class Sites:
     def stop(self) -> None:
         for running in (self._site, self._other[1] if self._other else None):
             if running is not None:
-                stop_process(running.process)
+                processes.stop(running.process)
         self._site = self._other = None
 
 

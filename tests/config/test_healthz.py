@@ -30,21 +30,21 @@ def test_healthz_all_up(client, celery_worker_process):
 def test_healthz_503_names_the_missing_worker(test_database_name):
     """A real Daphne whose site has no Celery worker (its own Redis prefix, so no worker of this
     run consumes its queue or answers its pings): 503 naming exactly the worker."""
-    import subprocess
     import sys
     import urllib.error
     import urllib.request
 
-    from tests.conftest import ROOT, child_environment, free_port, stop_process, wait_for
+    from config import processes
+    from tests.conftest import child_environment
 
-    port = free_port()
+    port = processes.free_port()
     environment = child_environment(
         test_database_name, REDIS_PREFIX="nardy-no-worker", CELERY_QUEUE="nardy-no-worker"
     )
-    process = subprocess.Popen(
+    process = processes.start(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
          "config.asgi:application"],
-        cwd=ROOT, env=environment,
+        env=environment,
     )  # fmt: skip
     answers = []
 
@@ -58,9 +58,9 @@ def test_healthz_503_names_the_missing_worker(test_database_name):
         return True
 
     try:
-        wait_for(fetch, 60, "Daphne", process)
+        processes.wait_until(fetch, timeout=60, what="Daphne", processes=process)
     finally:
-        stop_process(process)
+        processes.stop(process)
     status, body = answers[-1]
     assert status == 503
     assert body["failing"] == ["celery"]

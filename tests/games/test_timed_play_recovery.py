@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import time
 
 import pytest
 from django.conf import settings
 
+from config import processes
 from config.celery import app
 from games import services
 from games.models import Match, Turn
 from games.tasks import enforce_deadline
-from tests.conftest import (
-    child_environment,
-    start_celery_beat,
-    start_celery_worker,
-    stop_process,
-    wait_for,
-)
+from tests.conftest import child_environment, start_celery_beat, start_celery_worker
 from tests.factories import make_user
 from tests.games.timing import expire_in
 
@@ -56,11 +49,12 @@ def test_killed_worker_then_sweep_enforces_once(fixed_dice, test_database_name, 
         enforce_deadline.apply_async(
             (match.pk, game.pk, game.turn_number), eta=game.turn_deadline, queue=queue
         )
-        wait_for(lambda: holds_task("doomed", match.pk), 10, "the worker holding the eta task")
-        os.killpg(first.pid, signal.SIGKILL)  # no warm shutdown: the task stays unacknowledged
-        first.wait(10)
+        processes.wait_until(
+            lambda: holds_task("doomed", match.pk), timeout=10, what="the worker holding the task"
+        )
+        processes.kill(first)  # no warm shutdown: the task stays unacknowledged
     finally:
-        stop_process(first)
+        processes.stop(first)
 
     time.sleep(max(0.0, game.turn_deadline.timestamp() + 1.0 - time.time()))
     assert not Turn.objects.filter(game=game).exists()  # nobody alive to enforce it yet
@@ -68,11 +62,12 @@ def test_killed_worker_then_sweep_enforces_once(fixed_dice, test_database_name, 
     second = start_celery_worker(environment, "rescuer")
     beat = start_celery_beat(environment, tmp_path / "beat-schedule")
     try:
-        wait_for(lambda: Turn.objects.filter(game=game, number=1).exists(), 20, "the sweep")
+        processes.wait_until(
+            lambda: Turn.objects.filter(game=game, number=1).exists(), timeout=20, what="the sweep"
+        )
         time.sleep(2.0)  # more sweeps run; none may enforce the turn again
     finally:
-        stop_process(beat)
-        stop_process(second)
+        processes.stop([beat, second])
     turns = list(Turn.objects.filter(game=game, number=1))
     assert len(turns) == 1 and turns[0].by_server
     assert Match.objects.get(pk=match.pk).timeouts_creator == 1

@@ -9,26 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
-import urllib.request
 
 import pytest
 from websockets.asyncio.client import connect
 
+from config import processes
 from games import presence, services
 from ratings.models import Rating
-from tests.conftest import (
-    PROCESS_START_TIMEOUT,
-    ROOT,
-    child_environment,
-    free_port,
-    stop_process,
-    wait_for,
-)
+from tests.conftest import PROCESS_START_TIMEOUT, child_environment
 from tests.factories import make_user
 from tests.integration.test_processes import session_cookie_for
 
@@ -40,28 +31,23 @@ RECOVERY_SECONDS = presence.PROCESS_TTL_SECONDS + 2 * presence.HEARTBEAT_SECONDS
 
 
 def start_daphne(database_name: str) -> tuple[subprocess.Popen, int]:
-    port = free_port()
+    port = processes.free_port()
     environment = child_environment(
         database_name,
         RECONNECT_WINDOW_SECONDS=str(WINDOW_SECONDS),
         SOCKET_RATE_LIMIT_MESSAGES="10000",
     )
-    process = subprocess.Popen(
+    process = processes.start(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
          "config.asgi:application"],
-        cwd=ROOT, env=environment, start_new_session=True,
+        env=environment,
     )  # fmt: skip
-    wait_for(
+    processes.wait_until(
         # /healthz also wants a Celery worker; these processes only serve sockets.
-        lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/rules/", timeout=5).status == 200,
-        PROCESS_START_TIMEOUT, "Daphne", process,
+        lambda: processes.http_ok(f"http://127.0.0.1:{port}/rules/"),
+        timeout=PROCESS_START_TIMEOUT, what="Daphne", processes=process,
     )  # fmt: skip
     return process, port
-
-
-def kill_hard(process: subprocess.Popen) -> None:
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
 
 
 def test_disconnect_window_come_back_crash_and_claim(test_database_name, client):
@@ -77,9 +63,7 @@ def test_disconnect_window_come_back_crash_and_claim(test_database_name, client)
     try:
         report = asyncio.run(_scenario(match.pk, cookies, first_port, second_port, second))
     finally:
-        for process in (first, second):
-            if process.poll() is None:
-                stop_process(process)
+        processes.stop([first, second])
     match.refresh_from_db()
     assert (match.status, match.end_reason, match.winner_id) == ("finished", "abandoned", white.pk)
     assert Rating.objects.get(user=white).value > Rating.objects.get(user=black).value
@@ -137,7 +121,7 @@ async def _scenario(match_id: int, cookies, first_port: int, second_port: int, s
         report["refused"].append(answer.get("code"))
         # Black's process dies without a word: White sees the seat empty once its heartbeat has
         # expired, with the window counting.
-        kill_hard(second)
+        processes.kill(second)
         gone = await _next(white, _online(1, False), RECOVERY_SECONDS)
         assert gone["away_ms"]["1"] is not None and gone["reconnect_seconds"] == WINDOW_SECONDS
         answer = await _claim(white, 2)
