@@ -1,4 +1,4 @@
-// Where issues 16 (bots), 17 (disconnects, alerts) and 18 (the doubling cube) meet on the page.
+// Where the bots, the reconnect window and alerts, and the doubling cube meet on the page.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
