@@ -373,7 +373,7 @@ def orchestrate(arguments) -> int:
                 process = children.start(
                     f"daphne-{index}",
                     [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                     "config.asgi:application"],
+                     "web.asgi:application"],
                     environment,
                 )  # fmt: skip
                 watch[f"daphne-{index}"] = process.pid

@@ -299,7 +299,7 @@ class Topology:
         return self.children.start(
             f"daphne-{index}",
             [sys.executable, "-m", "daphne", "-u", str(self.socket_path(index)),
-             "config.asgi:application"],
+             "web.asgi:application"],
             {**self.environment, "NARDY_PROCESS": f"daphne-{index}"},
         )  # fmt: skip
 

@@ -41,7 +41,7 @@ def server_commands(*, port: int, beat: bool) -> dict[str, list[str]]:
     commands = {
         "daphne": [
             python, "-m", "daphne", "-b", os.environ.get("HOST", "127.0.0.1"), "-p", str(port),
-            "config.asgi:application",
+            "web.asgi:application",
         ],
         "worker": [
             python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",

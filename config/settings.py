@@ -90,8 +90,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
 ]
 
-ROOT_URLCONF = "config.urls"
-ASGI_APPLICATION = "config.asgi.application"
+ROOT_URLCONF = "web.urls"
+ASGI_APPLICATION = "web.asgi.application"
 
 TEMPLATES = [
     {

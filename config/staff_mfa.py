@@ -1,7 +1,7 @@
 """Who opens the admin: active staff with two-factor authentication (django-allauth's `mfa`: TOTP
 with recovery codes) and no ban in force.
 
-The admin's login already goes through allauth (config/urls.py), so a staff member who has an
+The admin's login already goes through allauth (web/urls.py), so a staff member who has an
 authenticator is asked for its code at every login. One who has none is sent from any admin page
 to set TOTP up; the admin site's own permission check refuses them as well, so no admin view can
 be reached another way. A staff member under a ban (moderation) is refused the admin altogether.

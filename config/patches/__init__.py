@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
 
-# The modules applied by `apply_all()` (inside Daphne: config/asgi.py).
+# The modules applied by `apply_all()` (inside Daphne: web/asgi.py).
 PATCH_MODULES = ("config.patches.twisted_writes", "config.patches.autobahn_logs")
 
 

@@ -7,7 +7,7 @@ load that was about 5 % of a Daphne process's CPU (py-spy on bench/live_load.py 
 
 In the two modules that log per frame, the helpers are replaced by one that returns its argument
 as it is: if someone turns Autobahn's debug logging on, the lines show plain values instead of
-coloured ones. Applied by config/asgi.py, i.e. only inside Daphne, through
+coloured ones. Applied by web/asgi.py, i.e. only inside Daphne, through
 config.patches.apply_all().
 """
 

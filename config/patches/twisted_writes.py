@@ -6,10 +6,10 @@ writer, remove it once written) and an extra trip round the event loop. Under lo
 tenth of the event loop's time (py-spy on bench/live_load.py). When nothing is buffered, this
 tries `send()` first, as asyncio's own transports do, and hands only what is left (or everything,
 on any error, so Twisted's own path reports it) to the original method. Applied by
-config/asgi.py, i.e. only inside Daphne, through config.patches.apply_all().
+web/asgi.py, i.e. only inside Daphne, through config.patches.apply_all().
 
 Measured: bench/live_load.py at 250 matches, p50 43 -> 27 ms and p99 736 -> 253 ms, Daphne 6.6 ->
-5.9 ms CPU per command (commit a210346, with the GC freeze in config/asgi.py).
+5.9 ms CPU per command (commit a210346, with the GC freeze in web/asgi.py).
 """
 
 from twisted.internet.abstract import FileDescriptor

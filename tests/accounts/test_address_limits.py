@@ -11,8 +11,8 @@ from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
 from accounts.models import User
-from config.asgi import application
 from config.client_address import address_bucket
+from web.asgi import application
 
 RUN = secrets.token_hex(2)  # Redis keeps its counters across runs: a fresh /64 per run
 

@@ -10,11 +10,11 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from chat.models import ChatMessage
-from config.asgi import application
 from games import services
 from moderation import services as moderation
 from tests.factories import make_user
 from tests.games.conftest import cookie_for
+from web.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]

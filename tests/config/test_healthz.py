@@ -43,7 +43,7 @@ def test_healthz_503_names_the_missing_worker(test_database_name):
     )
     process = processes.start(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "config.asgi:application"],
+         "web.asgi:application"],
         env=environment,
     )  # fmt: skip
     answers = []

@@ -42,7 +42,7 @@ def test_daphne_runs_with_the_patches_applied():
     from autobahn.websocket import protocol
     from twisted.internet.abstract import FileDescriptor
 
-    import config.asgi  # noqa: F401  (applies them, as in Daphne)
+    import web.asgi  # noqa: F401  (applies them, as in Daphne)
     from config.patches import autobahn_logs, twisted_writes
 
     assert FileDescriptor.write is twisted_writes.write
@@ -60,7 +60,7 @@ def test_the_check_reads_upstream_also_after_the_patch_is_applied():
     digest is still taken of upstream's function, not of ours."""
     from twisted.internet.abstract import FileDescriptor
 
-    import config.asgi  # noqa: F401
+    import web.asgi  # noqa: F401
     from config.patches import twisted_writes
 
     assert FileDescriptor.write is twisted_writes.write

@@ -8,9 +8,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from config.asgi import application
 from games import services
 from tests.factories import make_user
+from web.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://localhost")

@@ -98,7 +98,7 @@ def next_command(match_id: int, users: dict):
 @pytest.fixture
 def witness_setup(client, admin_client, admin_user, caplog):
     caplog.set_level(logging.DEBUG)
-    enable_totp(admin_user)  # staff need two factors before the admin opens (config/urls.py)
+    enable_totp(admin_user)  # staff need two factors before the admin opens (web/urls.py)
     creator, opponent = make_user("seed_creator"), make_user("seed_opponent")
     client.force_login(creator)
     return creator, opponent, lambda match_id: Witness(client, admin_client, caplog, match_id)

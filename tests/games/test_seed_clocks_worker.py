@@ -12,12 +12,12 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from config.asgi import application
 from games import services
 from games.models import Game, Match, Turn
 from games.rules import Step
 from games.tasks import schedule_deadline
 from tests.factories import make_user
+from web.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]

@@ -15,11 +15,11 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
-from config.asgi import application
 from config.redis_client import client
 from games import presence
 from games.hub import hub
 from realtime import socket_limits
+from web.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]

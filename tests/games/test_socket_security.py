@@ -11,7 +11,6 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from config.asgi import application
 from config.wire import MAX_SAFE_INTEGER
 from games import consumers, presence, selectors, services
 from games.hub import hub
@@ -20,6 +19,7 @@ from games.protocol import COMMAND_TYPES
 from tests.factories import make_user
 from tests.games.conftest import cookie_for
 from tests.games.test_consumers import ORIGIN, connect, next_of_type, next_skipping_acks
+from web.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

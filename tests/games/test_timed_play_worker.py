@@ -10,12 +10,12 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from config.asgi import application
 from games import services
 from games.models import Match, Turn
 from tests.factories import make_user
 from tests.games.conftest import cookie_for
 from tests.games.timing import expire_in
+from web.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]

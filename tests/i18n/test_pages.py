@@ -238,7 +238,7 @@ def test_password_reset_mail_is_in_the_users_language_not_the_pages(client):
 def test_admin_titles_are_translated(client, admin_user):
     from tests.factories import enable_totp
 
-    enable_totp(admin_user)  # staff need two factors before the admin opens (config/urls.py)
+    enable_totp(admin_user)  # staff need two factors before the admin opens (web/urls.py)
     client.force_login(admin_user)
     page = client.get(reverse("admin:index"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Администрирование «Длинных нард»" in page

@@ -8,9 +8,9 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
-from config.asgi import application
 from games import services
 from tests.factories import make_user
+from web.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BASE_HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]

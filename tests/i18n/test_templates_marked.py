@@ -9,7 +9,7 @@ from pathlib import Path
 from django.conf import settings
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
-# Written once per language on purpose (config.views.rules and games.views.fairness pick the
+# Written once per language on purpose (web.views.rules and games.views.fairness pick the
 # file by language).
 PER_LANGUAGE = (TEMPLATES / "rules", TEMPLATES / "fairness")
 REMOVE = [

@@ -39,7 +39,7 @@ def start_daphne(database_name: str) -> tuple[subprocess.Popen, int]:
     )
     process = processes.start(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "config.asgi:application"],
+         "web.asgi:application"],
         env=environment,
     )  # fmt: skip
     processes.wait_until(

@@ -7,10 +7,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from config.asgi import application
 from pairing.models import PoolEntry
 from tests.factories import make_user
 from tests.games.conftest import cookie_for
+from web.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]

@@ -5,8 +5,9 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
 from accounts.views import GuestLoginView, GuestSignupView, set_language
-from config import metrics_view, staff_mfa, views
+from config import metrics_view, staff_mfa
 from config.staff_mfa import require_two_factors
+from web import views
 
 # The admin's own titles, in the moderator's language (Django's catalogs translate the rest).
 admin.site.site_header = _("Long Nardy administration")

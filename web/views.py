@@ -1,3 +1,5 @@
+"""The pages that belong to no single app: home, the rules, the health probe."""
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -5,6 +7,7 @@ from django.utils import translation
 from django.views.decorators.cache import never_cache
 
 from config.health import cached_checks
+from games.rules import ruleset
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -13,8 +16,6 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules as written for the page's language (templates/rules/<code>.html), else English."""
-    from games.rules import ruleset
-
     language = translation.get_language()
     # The clocks' figures come from the one vocabulary (games/rules/ruleset.py), the reconnect
     # window from the settings: the pages never spell a figure of their own.

@@ -18,7 +18,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from config.client_address import TrustedProxyMiddleware  # noqa: E402
 from config.patches import apply_all  # noqa: E402
-from config.routing import websocket_urlpatterns  # noqa: E402
+from web.routing import websocket_urlpatterns  # noqa: E402
 
 # The client address is resolved first (X-Forwarded-For only from TRUSTED_PROXY_COUNT proxies),
 # for pages and sockets alike.

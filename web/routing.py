@@ -1,0 +1,6 @@
+from django.urls import path
+
+from games.routing import websocket_urlpatterns as games_websockets
+from web.me_socket import MeSocket
+
+websocket_urlpatterns = [path("ws/me/", MeSocket.as_asgi()), *games_websockets]
