@@ -11,7 +11,7 @@ digits for letters as in `B0t` or `Gu3st`), separators inside the word skipped (
 capital after the word read as a new word (`BotMaster`). `Botanist` and `Guestbook` stay free.
 
 Every place a username is chosen calls `validate_username`: sign-up (accounts/adapters.py) and
-the admin's user forms (accounts/admin.py); the site's own accounts are made without it.
+the admin's user forms (moderation/admin.py); the site's own accounts are made without it.
 """
 
 from __future__ import annotations

@@ -85,7 +85,7 @@ MIDDLEWARE = [
     "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.WarningMiddleware",
-    "config.staff_mfa.StaffTwoFactorMiddleware",
+    "moderation.staff_mfa.StaffTwoFactorMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
@@ -333,7 +333,7 @@ ACCOUNT_RATE_LIMITS_ENABLED = env_bool("ACCOUNT_RATE_LIMITS_ENABLED", True)
 if not ACCOUNT_RATE_LIMITS_ENABLED:
     ACCOUNT_RATE_LIMITS = False
 # Two-factor authentication: TOTP with recovery codes; staff must have it before the
-# admin opens (config/staff_mfa.py).
+# admin opens (moderation/staff_mfa.py).
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Long Nardy"
 # Guests may open the login and sign-up pages; accounts/views.py sends everyone else signed in

@@ -5,18 +5,12 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
+from moderation.selectors import unseen_warnings
+from moderation.services import warnings_mark_seen
+from moderation.warning_flags import warning_flag_key
+
 # Requests that are not pages a person reads: a warning waits for the next real page.
 NOT_PAGES = ("/static/", "/healthz", "/metrics", "/i18n/")
-
-
-def warning_flag_key(user_id: int) -> str:
-    return f"moderation:warned:{user_id}"
-
-
-def flag_unseen_warning(user_id: int) -> None:
-    """Mark that the user has a warning to see (moderation.services.user_warn, after commit; and
-    at login, from the database, should the cache have lost the flag)."""
-    cache.set(warning_flag_key(user_id), 1, timeout=None)
 
 
 class WarningMiddleware:
@@ -43,9 +37,6 @@ class WarningMiddleware:
         return self.get_response(request)
 
     def _show_warnings(self, request: HttpRequest, user_id: int) -> None:
-        from moderation.selectors import unseen_warnings
-        from moderation.services import warnings_mark_seen
-
         warnings = unseen_warnings(user_id)
         for warning in warnings:
             messages.warning(

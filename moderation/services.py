@@ -16,12 +16,12 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from config.showable_text import UnshowableText, check_showable
+from moderation import hooks
 from moderation.models import (
     MAX_REASON_TEXT,
     MAX_REPORT_TEXT,
@@ -35,6 +35,7 @@ from moderation.models import (
     SanctionKind,
 )
 from moderation.selectors import restricted
+from moderation.warning_flags import flag_unseen_warning
 from realtime.close_codes import CLOSE_BANNED
 from realtime.errors import CommandError
 from realtime.groups import close_user_sockets, user_group_name
@@ -94,25 +95,12 @@ def can_report(user) -> bool:
 
 def _attached_match_id(reporter_id: int, target_id: int, match_id: int | None) -> int | None:
     """The match the report is about: the one given, if the target played or chatted in it; else
-    the latest match the two played together, if any."""
-    from chat.models import ChatMessage
-    from games.models import Match
-
+    the latest match the two played together, if any (moderation/hooks.py)."""
     if match_id is not None:
-        involved = (
-            Match.objects.filter(
-                Q(creator_id=target_id) | Q(opponent_id=target_id), pk=match_id
-            ).exists()
-            or ChatMessage.objects.filter(match_id=match_id, user_id=target_id).exists()
-        )
-        if not involved:
+        if not hooks.took_part_in_match(target_id, match_id):
             raise CommandError("bad_field", _("That player did not play or chat in that match."))
         return match_id
-    together = Match.objects.filter(
-        Q(creator_id=reporter_id, opponent_id=target_id)
-        | Q(creator_id=target_id, opponent_id=reporter_id)
-    ).order_by("-created_at")
-    return together.values_list("pk", flat=True).first()
+    return hooks.latest_match_together(reporter_id, target_id)
 
 
 def report_create(
@@ -254,8 +242,6 @@ def user_warn(
     *, moderator: User, user: User, reason: str, report_id: int | None = None
 ) -> Sanction:
     """A warning the user sees on their next page (moderation/middleware.py)."""
-    from moderation.middleware import flag_unseen_warning
-
     _require(moderator, "moderation.warn_user")
     _refuse_own_case(moderator, user.pk)
     with transaction.atomic():
@@ -289,10 +275,8 @@ def user_ban(
     """Ban until `ends_at`, or for good when it is None. In the same transaction the user's
     active matches end as their losses (reason `banned`, rated as the match was) and their open
     challenges are withdrawn; after commit the opponents see why (the `match_over` event) and
-    every socket of the user, on every Daphne process, is closed with 4003."""
-    from games.services import matches_end_for_ban
-    from pairing.services import pool_leave
-
+    every socket of the user, on every Daphne process, is closed with 4003. Games and pairing
+    do their part through the `user_banned` signal (moderation/hooks.py)."""
     _require(moderator, "moderation.ban_user")
     _refuse_own_case(moderator, user.pk)
     _require_superuser_for_staff(moderator, user)
@@ -300,8 +284,8 @@ def user_ban(
         sanction = _sanction(moderator=moderator, user=user, kind=SanctionKind.BAN,
                              action=AuditAction.BAN, reason=reason, ends_at=ends_at,
                              report_id=report_id)  # fmt: skip
-        matches_end_for_ban(user_id=user.pk)
-        pool_leave(user=user, reason="banned")  # out of quick pairing (issue 15)
+        # Games ends the live matches, pairing takes the user out of the pools.
+        hooks.user_banned.send(sender=User, user=user)
         user_id = user.pk
         transaction.on_commit(lambda: close_user_sockets(user_id, code=CLOSE_BANNED))
     return sanction
@@ -333,29 +317,13 @@ def match_annul(
 ) -> None:
     """Annul a finished match: it stays in the history, marked annulled; its rating changes are
     reverted through ratings' service (which also takes it out of the wins boards). Locks the
-    match row; annulling twice is refused."""
-    from games.models import Match, MatchStatus
-    from ratings.records import records_changed
-    from ratings.services import rating_revert_match
-
+    match row; annulling twice is refused. The match's side is games' (moderation/hooks.py)."""
     _require(moderator, "moderation.annul_match")
     reason = _clean_reason(reason)
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None:
-            raise CommandError("not_found", _("There is no such match."))
-        # Annulling reverts ratings: one's own lost match would come back as points.
-        _refuse_own_case(moderator, match.creator_id)
-        _refuse_own_case(moderator, match.opponent_id)
-        if match.status != MatchStatus.FINISHED:
-            raise CommandError("match_not_finished", _("Only a finished match can be annulled."))
-        if match.annulled_at is not None:
-            raise CommandError("already_annulled", _("This match is annulled already."))
-        match.annulled_at = timezone.now()
-        match.save(update_fields=["annulled_at"])
-        rating_revert_match(match_id=match.pk)
-        players = (match.creator_id, match.opponent_id)
-        transaction.on_commit(lambda: records_changed(*players))  # out of their profile records
+        match = hooks.match_annul(
+            match_id=match_id, refuse_party=lambda user_id: _refuse_own_case(moderator, user_id)
+        )
         report = _locked_report(report_id)
         if report is not None and report.match_id != match.pk:
             raise CommandError("bad_field", _("That report is about another match."))

@@ -6,3 +6,8 @@ class PairingConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "pairing"
     verbose_name = _("Pairing")
+
+    def ready(self) -> None:
+        from pairing import hook_answers  # the app registry is ready only now
+
+        hook_answers.connect()

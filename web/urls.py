@@ -5,8 +5,9 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
 from accounts.views import GuestLoginView, GuestSignupView, set_language
-from config import metrics_view, staff_mfa
-from config.staff_mfa import require_two_factors
+from config import metrics_view
+from moderation import staff_mfa
+from moderation.staff_mfa import require_two_factors
 from web import views
 
 # The admin's own titles, in the moderator's language (Django's catalogs translate the rest).
@@ -28,7 +29,7 @@ urlpatterns = [
     # Guests may open sign-up and log-in (accounts/views.py); allauth's names stay the same.
     path("accounts/signup/", GuestSignupView.as_view(), name="account_signup"),
     path("accounts/login/", GuestLoginView.as_view(), name="account_login"),
-    # Staff set up TOTP only with a one-time enrolment link (config/staff_mfa.py).
+    # Staff set up TOTP only with a one-time enrolment link (moderation/staff_mfa.py).
     path(
         "accounts/2fa/totp/activate/",
         staff_mfa.enrolment_gate(activate_totp),

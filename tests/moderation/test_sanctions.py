@@ -107,7 +107,7 @@ def test_a_warning_is_shown_on_the_next_page_once(
 def test_a_warning_whose_flag_was_lost_shows_after_the_next_login(client, moderator):
     from django.core.cache import cache
 
-    from moderation.middleware import warning_flag_key
+    from moderation.warning_flags import warning_flag_key
 
     user = make_user("warned_again")
     moderation.user_warn(moderator=moderator, user=user, reason="Stop stalling")

@@ -1,6 +1,6 @@
 """Staff accounts are protected: the admin login is allauth's (its rate limits apply,
 tests/accounts/test_access_limits.py), staff must use two factors before the admin opens, and
-they enrol their authenticator only through a one-time link (config/staff_mfa.py)."""
+they enrol their authenticator only through a one-time link (moderation/staff_mfa.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from allauth.mfa.totp.internal.auth import (
 )
 from django.core.management import CommandError, call_command
 
-from config.staff_mfa import SESSION_GRANT, enrolment_link_create
+from moderation.staff_mfa import SESSION_GRANT, enrolment_link_create
 from tests.factories import PASSWORD, enable_totp, make_user
 from tests.moderation.conftest import make_moderator
 
@@ -56,7 +56,7 @@ def test_a_totp_code_completes_the_login_and_opens_the_admin(client):
     assert client.get("/admin/").status_code == 200
 
 
-# --- Enrolment needs a one-time link, not only the password (config/staff_mfa.py) ---------------
+# --- Enrolment needs a one-time link, not only the password (moderation/staff_mfa.py) ------------
 
 
 def totp_code(secret: str) -> str:

@@ -1,4 +1,4 @@
-"""Print a one-time two-factor enrolment link for a staff member (config/staff_mfa.py).
+"""Print a one-time two-factor enrolment link for a staff member (moderation/staff_mfa.py).
 
 For the first superuser, whom nobody in the admin can send one: a shell on the server is what
 the password alone does not give. Everyone after that gets the link by email from a superuser.
@@ -7,7 +7,7 @@ the password alone does not give. Everyone after that gets the link by email fro
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import User
-from config.staff_mfa import ENROLMENT_LINK_SECONDS, enrolment_link_create, has_two_factors
+from moderation.staff_mfa import ENROLMENT_LINK_SECONDS, enrolment_link_create, has_two_factors
 
 
 class Command(BaseCommand):

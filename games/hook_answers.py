@@ -1,0 +1,65 @@
+"""How games answers the hooks of the apps below it (moderation/hooks.py), filled at start-up by
+`GamesConfig.ready()` (README, "Architecture")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Match, MatchStatus
+from games.services.endings import matches_end_for_ban
+from moderation import hooks as moderation_hooks
+from ratings.records import records_changed
+from ratings.services import rating_revert_match
+from realtime.errors import CommandError
+
+
+def played_in(user_id: int, match_id: int) -> bool:
+    return Match.objects.filter(
+        Q(creator_id=user_id) | Q(opponent_id=user_id), pk=match_id
+    ).exists()
+
+
+def latest_match_together(user_id: int, other_id: int) -> int | None:
+    together = Match.objects.filter(
+        Q(creator_id=user_id, opponent_id=other_id) | Q(creator_id=other_id, opponent_id=user_id)
+    ).order_by("-created_at")
+    return together.values_list("pk", flat=True).first()
+
+
+def end_matches_of_banned(sender, *, user, **kwargs) -> None:  # noqa: ANN001
+    matches_end_for_ban(user_id=user.pk)
+
+
+def match_annul(*, match_id: int, refuse_party: Callable[[int | None], None]) -> Match:
+    """Annul a finished match (moderation.services.match_annul, inside its transaction): it stays
+    in the history, marked annulled; its rating changes are reverted through ratings' service
+    (which also takes it out of the wins boards). Locks the match row; annulling twice is
+    refused."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise CommandError("not_found", _("There is no such match."))
+    # Annulling reverts ratings: one's own lost match would come back as points.
+    refuse_party(match.creator_id)
+    refuse_party(match.opponent_id)
+    if match.status != MatchStatus.FINISHED:
+        raise CommandError("match_not_finished", _("Only a finished match can be annulled."))
+    if match.annulled_at is not None:
+        raise CommandError("already_annulled", _("This match is annulled already."))
+    match.annulled_at = timezone.now()
+    match.save(update_fields=["annulled_at"])
+    rating_revert_match(match_id=match.pk)
+    players = (match.creator_id, match.opponent_id)
+    transaction.on_commit(lambda: records_changed(*players))  # out of their profile records
+    return match
+
+
+def connect() -> None:
+    moderation_hooks.took_part_in_match.add(played_in)
+    moderation_hooks.latest_match_together.fill(latest_match_together)
+    moderation_hooks.match_annul.fill(match_annul)
+    moderation_hooks.user_banned.connect(end_matches_of_banned, dispatch_uid="games.end_matches")

@@ -1,0 +1,28 @@
+"""What moderation needs from the apps above it (games, chat, pairing), which it never imports:
+they fill these hooks in their `AppConfig.ready()` (config/hooks.py; README, "Architecture").
+"""
+
+from django.dispatch import Signal
+
+from config.hooks import AnyOf, Hook
+
+# Sent inside the ban's transaction (moderation.services.user_ban) with `user`: games ends the
+# user's live matches as their losses and withdraws their challenges, pairing takes them out of
+# the pools. A receiver that raises rolls the ban back.
+user_banned = Signal()
+
+# (user_id, match_id) -> did the user play in, or chat in, that match? (what a report may name)
+took_part_in_match = AnyOf("moderation.took_part_in_match")
+
+# (user_id, other_id) -> the id of the latest match the two played together, or None.
+latest_match_together = Hook("moderation.latest_match_together")
+
+# (match_id) -> the match's whole chat in order, for the report queue (rows with created_at, user,
+# shown_text and get_room_display()).
+match_chat = Hook("moderation.match_chat")
+
+# (match_id=..., refuse_party=...) -> the match, locked and annulled: its rating changes reverted
+# and its players' records refreshed after commit. Raises CommandError (not_found,
+# match_not_finished, already_annulled), and calls `refuse_party(user_id)` for each player first
+# (nobody moderates their own case). Runs inside moderation.services.match_annul's transaction.
+match_annul = Hook("moderation.match_annul")
