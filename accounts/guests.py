@@ -16,10 +16,11 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import hooks
 from accounts.models import User
 from config.client_address import address_bucket
 
@@ -59,13 +60,11 @@ def guest_create(*, address: str | None) -> User:
 
 def guests_delete_unused(*, now=None) -> int:
     """Delete guests who never played and were last seen GUEST_UNUSED_DAYS ago (a guest with
-    matches keeps its row: the opponents' history shows it)."""
-    from games.models import Match
-
+    matches keeps its row: the opponents' history shows it; games answers `has_history`,
+    accounts/hooks.py)."""
     cutoff = (now or timezone.now()) - timedelta(days=settings.GUEST_UNUSED_DAYS)
-    played = Match.objects.filter(Q(creator=OuterRef("pk")) | Q(opponent=OuterRef("pk")))
     unused = User.objects.filter(is_guest=True).filter(
         Q(last_login__lt=cutoff) | Q(last_login__isnull=True, date_joined__lt=cutoff)
     )
-    _total, by_model = unused.exclude(Exists(played)).delete()
+    _total, by_model = unused.exclude(hooks.has_history()).delete()
     return by_model.get(User._meta.label, 0)

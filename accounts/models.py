@@ -5,17 +5,17 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games.rules.bots import BEGINNER, CLUB, MASTER
-from games.rules.bots import LEVELS as BOT_LEVELS
 
-BotLevel = models.TextChoices(
-    "BotLevel",
-    [(level.upper(), (level, label)) for level, label in (
-        (BEGINNER, _("Beginner")), (CLUB, _("Club player")), (MASTER, _("Master")),
-    )],
-)  # fmt: skip
-if tuple(BotLevel.values) != BOT_LEVELS:  # the engine's levels, in its order
-    raise ValueError(f"bot levels {BotLevel.values} do not match the engine's {BOT_LEVELS}")
+class BotLevel(models.TextChoices):
+    """The engine's bot levels (games/rules/bots.py LEVELS), in its order: games checks at import
+    that the two agree (games/models/choices.py); stored values never change."""
+
+    BEGINNER = "beginner", _("Beginner")
+    CLUB = "club", _("Club player")
+    MASTER = "master", _("Master")
+
+
+BOT_LEVELS: tuple[str, ...] = tuple(BotLevel.values)
 
 
 class User(AbstractUser):

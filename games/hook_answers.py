@@ -1,21 +1,28 @@
-"""How games answers the hooks of the apps below it (moderation/hooks.py), filled at start-up by
-`GamesConfig.ready()` (README, "Architecture")."""
+"""How games answers the hooks of the apps below it (accounts/hooks.py, moderation/hooks.py),
+filled at start-up by `GamesConfig.ready()` (README, "Architecture")."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import hooks as accounts_hooks
 from games.models import Match, MatchStatus
 from games.services.endings import matches_end_for_ban
 from moderation import hooks as moderation_hooks
 from ratings.records import records_changed
 from ratings.services import rating_revert_match
 from realtime.errors import CommandError
+
+
+def has_played() -> Exists:
+    """A user row has played (or created) a match: a guest with matches keeps its row, since
+    the opponents' history shows it (accounts.guests.guests_delete_unused)."""
+    return Exists(Match.objects.filter(Q(creator=OuterRef("pk")) | Q(opponent=OuterRef("pk"))))
 
 
 def played_in(user_id: int, match_id: int) -> bool:
@@ -59,6 +66,7 @@ def match_annul(*, match_id: int, refuse_party: Callable[[int | None], None]) ->
 
 
 def connect() -> None:
+    accounts_hooks.has_history.fill(has_played)
     moderation_hooks.took_part_in_match.add(played_in)
     moderation_hooks.latest_match_together.fill(latest_match_together)
     moderation_hooks.match_annul.fill(match_annul)

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import hooks, selectors, services
 from games.forms import BotMatchForm, DirectChallengeForm, MatchCreateForm
 from games.models import TURN_SECONDS_CHOICES, Match, MatchStatus, RuleSetName
 from games.next_seed import next_seed_commitment
@@ -35,8 +35,6 @@ def play(request: HttpRequest) -> HttpResponse:
 def _play_context(request: HttpRequest, *, form, bot_form) -> dict:
     """The Play page: both forms, the lobby (open challenges the viewer's rating may accept),
     the viewer's open match and quick-pairing state, the challenge filters."""
-    from pairing.selectors import play_page_pairing
-
     lobby = selectors.lobby_state()
     user = request.user if request.user.is_authenticated else None
     if user is not None:
@@ -51,7 +49,7 @@ def _play_context(request: HttpRequest, *, form, bot_form) -> dict:
         "next_seed_hash": next_seed_commitment(user.pk) if user is not None else None,
         "lobby": lobby,
         "current": selectors.player_open_match(user) if user is not None else None,
-        "pairing": play_page_pairing(user),
+        "pairing": hooks.play_page_pairing(user),  # pairing's
         **_filter_choices(),
     }
 
@@ -134,8 +132,6 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         else ""
     )
     finished = match.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
-    from chat.models import MAX_CHAT_LENGTH, QuickPhrase
-
     viewer_id = request.user.pk if request.user.is_authenticated else None
     seat = match.seat_of(viewer_id)
     opponent = None if seat is None else (match.opponent if seat == 0 else match.creator)
@@ -152,8 +148,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "you_play": match.seat_of(request.user.pk) is not None,
             # The page's rule-set names (`rules_<name>` strings) come from the engine's presets.
             "rule_set_choices": RuleSetName.choices,
-            "quick_phrases": QuickPhrase.choices,
-            "chat_max_length": MAX_CHAT_LENGTH,
+            **hooks.match_page_chat(),  # chat's: quick phrases, the longest message
             "opponent": opponent,  # a player reports the opponent from here
             "fairness": fairness_state(match),
             "export_url": reverse("match_export", kwargs={"match_id": match.pk}),
@@ -265,8 +260,6 @@ def _finished_match(match_id: int) -> Match:
 def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
     json_url = reverse("match_export", kwargs={"match_id": match.pk})
-    from chat.selectors import match_chat
-
     viewer_id = request.user.pk if request.user.is_authenticated else None
     return render(
         request,
@@ -274,7 +267,7 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
         {
             "match": match,
             "json_url": json_url,
-            "chat": match_chat(match.pk, viewer_id=viewer_id),
+            "chat": hooks.replay_chat(match.pk, viewer_id=viewer_id),  # chat's
             "fairness": fairness_state(match),
         },
     )

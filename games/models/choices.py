@@ -8,7 +8,9 @@ import secrets
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import BotLevel
 from games.rules import RuleSet
+from games.rules.bots import LEVELS as BOT_LEVELS
 from games.rules.cube import CUBE_RESULT, DROP_RESULT
 from games.rules.ruleset import (
     BLOCK_RELEASES,
@@ -21,6 +23,9 @@ from games.rules.ruleset import (
     SIX_BLOCK_MODES,
     TIME_CONTROLS,
 )
+
+if tuple(BotLevel.values) != BOT_LEVELS:  # the accounts' column holds the engine's levels, in order
+    raise ValueError(f"bot levels {BotLevel.values} do not match the engine's {BOT_LEVELS}")
 
 # The Match columns of each engine rule option (RuleSet field -> column): `Match.rules` reads
 # them, `rule_columns` writes them.
