@@ -25,21 +25,43 @@ async def _read_lobby() -> tuple[dict[str, Any], str]:
     return state, json_text(state)
 
 
-# The lobby as last read by this process, shared by all its lobby sockets: a burst of changes
-# makes one read per process, not one per watching socket.
-_lobby_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[float, asyncio.Task]] = (
+class _SharedReads:
+    """The lobby as read by this process, shared by all its lobby sockets: a burst of changes
+    makes one read per process, not one per watching socket.
+
+    A socket asks for a read that started after the moment it needs (when it heard of a change,
+    or joined the lobby group): a read started earlier may miss that change, and nothing would
+    tell the socket again. One read runs at a time; whoever needs a later one waits for it to end
+    and then shares the next (docs/protocol.md "The lobby socket": every change is sent)."""
+
+    def __init__(self) -> None:
+        self.started_at = float("-inf")
+        self.task: asyncio.Task | None = None
+
+    async def read(self, not_before: float) -> tuple[dict[str, Any], str]:
+        loop = asyncio.get_running_loop()
+        while self.task is None or self.started_at < not_before:
+            if self.task is not None and not self.task.done():
+                await asyncio.wait([self.task])  # then the first awake starts the next one
+                continue
+            self.started_at, self.task = time.monotonic(), loop.create_task(_read_lobby())
+        return await asyncio.shield(self.task)
+
+
+# One per event loop: Daphne has one; tests get a new loop per test.
+_lobby_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _SharedReads] = (
     weakref.WeakKeyDictionary()
 )
 
 
-async def shared_lobby() -> tuple[dict[str, Any], str]:
-    """The lobby state and its text (the state is shared: copy before changing it)."""
+async def shared_lobby(*, not_before: float) -> tuple[dict[str, Any], str]:
+    """The lobby state and its text from a read started at or after `not_before` (a
+    `time.monotonic()`); the state is shared: copy before changing it."""
     loop = asyncio.get_running_loop()
-    read = _lobby_reads.get(loop)
-    if read is None or time.monotonic() - read[0] > LOBBY_DEBOUNCE_SECONDS:
-        read = (time.monotonic(), loop.create_task(_read_lobby()))
-        _lobby_reads[loop] = read
-    return await asyncio.shield(read[1])
+    reads = _lobby_reads.get(loop)
+    if reads is None:
+        reads = _lobby_reads[loop] = _SharedReads()
+    return await reads.read(not_before)
 
 
 class LobbySocket(SiteSocket):
@@ -47,6 +69,7 @@ class LobbySocket(SiteSocket):
     sizes, and quick pairing for the player on the Play page (pairing/socket.py)."""
 
     _pending: asyncio.Task | None = None
+    _changed_at = float("-inf")  # when the last lobby change was heard (time.monotonic())
     _rating: int | None = None
 
     async def on_open(self) -> None:
@@ -54,9 +77,11 @@ class LobbySocket(SiteSocket):
 
         self.pool_seat = PoolSeat(self)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        # Changes from now on are announced to this socket; earlier ones must be in its first read.
+        joined = time.monotonic()
         if self.user is not None:
             self._rating = await in_database_thread(_rating_of)(self.user.pk)
-        await self._send_lobby()
+        await self._send_lobby(not_before=joined)
         await self.pool_seat.opened()
 
     async def on_close(self) -> None:
@@ -67,8 +92,8 @@ class LobbySocket(SiteSocket):
         if seat is not None:
             await seat.closed()
 
-    async def _send_lobby(self) -> None:
-        state, text = await shared_lobby()
+    async def _send_lobby(self, *, not_before: float) -> None:
+        state, text = await shared_lobby(not_before=not_before)
         user = self.user
         if user is not None:
             # Only the challenges this player may accept (their rating inside the range).
@@ -88,13 +113,20 @@ class LobbySocket(SiteSocket):
         await self.send_json(await pools_message())
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
-        # Many changes in a burst (games ending under load) make one refresh.
+        # Many changes in a burst (games ending under load) make one refresh, and the last change
+        # of a burst always gets one of its own: a change heard while a refresh was already
+        # reading makes the refresh run again.
+        self._changed_at = time.monotonic()
         if self._pending is None or self._pending.done():
             self._pending = asyncio.create_task(self._refresh_later())
 
     async def _refresh_later(self) -> None:
-        await asyncio.sleep(LOBBY_DEBOUNCE_SECONDS)
-        await self._send_lobby()
+        while True:
+            await asyncio.sleep(LOBBY_DEBOUNCE_SECONDS)
+            heard = self._changed_at
+            await self._send_lobby(not_before=heard)
+            if self._changed_at == heard:
+                return
 
     async def handle(self, message: dict[str, Any]) -> None:
         from pairing.socket import COMMANDS

@@ -1,6 +1,7 @@
 """Quick pairing over real sockets and real processes (issue 15): two players paired into one
-match, the 400-point confirmation accepted, declined and left unanswered, leaving the page, and
-200 players joining one pool at once through two Daphne processes.
+match, the 400-point confirmation accepted, declined and left unanswered, leaving the page,
+200 players joining one pool at once through two Daphne processes, and a lobby page watching
+bursts of pairings list every match of each burst.
 
 The Celery beat's pool sweep is a service call (pairing.services.pools_sweep); these tests call
 it themselves where the beat would, so each step happens when the test says.
@@ -63,7 +64,7 @@ class Page:
     async def __aenter__(self) -> Page:
         self._connection = connect(
             f"ws://127.0.0.1:{self.site.port}/ws/lobby/", origin=self.site.url,
-            additional_headers={"Cookie": self.cookie}, open_timeout=30,
+            additional_headers={"Cookie": self.cookie} if self.cookie else {}, open_timeout=30,
         )  # fmt: skip
         self.socket = await self._connection.__aenter__()
         return self
@@ -252,17 +253,18 @@ def test_200_players_joining_one_pool_at_once_through_two_daphnes_each_end_once(
     assert len(by_match) == Match.objects.count()
 
 
-def crowd_of(count: int) -> list:
-    """Players rated 1400-1599, made in bulk (no password hashing: they sign in by session)."""
+def crowd_of(count: int, name: str = "crowd", spread: int = 200) -> list:
+    """Players rated 1400 to 1400 + spread - 1, made in bulk (no password hashing: they sign in
+    by session)."""
     from accounts.models import User
     from ratings.models import Rating
 
     users = User.objects.bulk_create(
-        User(username=f"crowd{n}", email=f"crowd{n}@example.com", password="!")
+        User(username=f"{name}{n}", email=f"{name}{n}@example.com", password="!")
         for n in range(count)
     )
     Rating.objects.bulk_create(
-        Rating(user=user, rating=1400 + (n * 37) % 200, peak=1400 + (n * 37) % 200)
+        Rating(user=user, rating=1400 + (n * 37) % spread, peak=1400 + (n * 37) % spread)
         for n, user in enumerate(users)
     )
     return users
@@ -298,3 +300,72 @@ async def _crowd(sites, cookies) -> list[dict]:
         return await asyncio.gather(*(outcome(page) for page in opened))
     finally:
         await asyncio.gather(*(page.__aexit__(None, None, None) for page in opened))
+
+
+# --- A lobby page watching bursts of pairings -----------------------------------------------------
+
+BURSTS = 6
+BURST_PLAYERS = 26  # paired at once into 13 matches, all close in rating
+
+
+def test_a_lobby_page_lists_the_last_match_of_every_burst_of_pairings(pairing_site):
+    """The Watch page's list once each burst has settled equals a freshly opened page's: the
+    lobby socket coalesces a burst's changes into few refreshes, never dropping the last."""
+    bursts = [
+        [cookie_of(user) for user in crowd_of(BURST_PLAYERS, f"burst{number}_", spread=50)]
+        for number in range(BURSTS)
+    ]
+    seen = asyncio.run(_watch_bursts(pairing_site, bursts))
+    for number, (watched, fresh, active) in enumerate(seen):
+        assert watched == fresh == active, (number, active - watched, watched - active)
+
+
+async def _watch_bursts(site, bursts) -> list[tuple[set[int], set[int], set[int]]]:
+    seen = []
+    async with Page(site, "") as observer:
+        await observer.until("lobby")
+        for cookies in bursts:
+            await _burst(site, cookies)
+            watched = await _settled_lobby(observer, quiet=3.0)
+            async with Page(site, "") as fresh:
+                listed = await fresh.until("lobby")
+            active = await sync_to_async(
+                lambda: set(Match.objects.filter(status="active").values_list("pk", flat=True))
+            )()
+            seen.append((_live(watched), _live(listed), active))
+    return seen
+
+
+ARRIVAL_SECONDS = 0.05
+
+
+async def _burst(site, cookies) -> None:
+    """The players arrive within a second or so: each Play page opens (reading the lobby) and
+    joins the pool as soon as its socket is up, while the earlier ones are being paired; each page
+    leaves for its board as soon as it is matched."""
+
+    async def arrive(number: int, cookie: str) -> None:
+        await asyncio.sleep(number * ARRIVAL_SECONDS)
+        async with Page(site, cookie) as page:
+            await page.until("pools")
+            await page.send(type="pool_join", pool=POOL)
+            await page.until("pool_matched")
+
+    await asyncio.gather(*(arrive(number, cookie) for number, cookie in enumerate(cookies)))
+
+
+async def _settled_lobby(page: Page, quiet: float) -> dict:
+    """The last `lobby` message before the socket stayed silent for `quiet` seconds."""
+    latest = None
+    while True:
+        try:
+            message = json.loads(await asyncio.wait_for(page.socket.recv(), quiet))
+        except TimeoutError:
+            assert latest is not None, "the lobby page heard of no change"
+            return latest
+        if message["type"] == "lobby":
+            latest = message
+
+
+def _live(lobby: dict) -> set[int]:
+    return {match["id"] for match in lobby["live"]}
