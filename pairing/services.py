@@ -7,19 +7,19 @@ pool's PostgreSQL advisory lock, then locks the free entries (`select_for_update
 with the pure function (pairing/logic.py), and in the same transaction starts each match and
 deletes the two entries. A second pairing of the same pool waits for the lock and finds those
 entries gone; a `PairedWait` row per wait id makes a second match from one wait impossible at
-the database level as well. Lock order everywhere: (a joining player's user row,) the pool's
-lock, then entry rows (`of=("self",)`: the users joined in are read, not locked).
+the database level as well. The locks and their one order: pairing/locks.py.
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -30,6 +30,7 @@ from games.models import Match, MatchStatus
 from games.next_seed import take_next_seed
 from pairing import liveness
 from pairing.hooks import blocked_pair_predicate, refuse_pool
+from pairing.locks import lock_player, lock_pool, rolled_back
 from pairing.logic import CONFIRM_SECONDS, Waiting, pair_up
 from pairing.models import PairedWait, PoolEntry, Proposal
 from pairing.pools import Pool
@@ -38,19 +39,11 @@ from ratings.selectors import ratings_of
 from realtime.errors import CommandError
 from realtime.groups import notify_user
 
-# Advisory lock class of the pools (the second key is hashtext(pool key)).
-POOL_LOCK_CLASS = 15_001
+log = logging.getLogger(__name__)
 
 
 def gone_seconds() -> float:
     return settings.POOL_GONE_SECONDS
-
-
-def _lock_pool(pool: Pool) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [POOL_LOCK_CLASS, pool.key]
-        )
 
 
 def _pool_filter(pool: Pool) -> Q:
@@ -91,11 +84,11 @@ def _playing(user) -> bool:
 
 
 def pool_join(*, user, pool: Pool, client_seed: str | None = None) -> PoolEntry:
-    """Wait in `pool` (leaving any other pool), then try to pair the pool at once. Locks the
-    user's row, so two tabs joining at once make one entry. Joining the pool one already waits
-    in keeps one's place (and its seeds). ``client_seed`` is the browser's (games/fairness); the
-    server draws one when it is missing and refuses a malformed one."""
-    from accounts.models import User
+    """Wait in `pool` (leaving any other pool), then try to pair the pool at once. Takes the
+    player's lock, so two tabs joining at once make one entry, then the old pool's. Joining the
+    pool one already waits in keeps one's place (and its seeds). ``client_seed`` is the
+    browser's (games/fairness); the server draws one when it is missing and refuses a malformed
+    one."""
     from games.services.lifecycle import client_seed_or_new
 
     seed = client_seed_or_new(client_seed)
@@ -117,7 +110,7 @@ def pool_join(*, user, pool: Pool, client_seed: str | None = None) -> PoolEntry:
     if _playing(user):
         raise CommandError("in_a_match", _("Finish your match in progress first."))
     with transaction.atomic():
-        User.objects.select_for_update().filter(pk=user.pk).first()
+        lock_player(user.pk)
         entry = PoolEntry.objects.filter(user=user).first()
         if entry is not None and entry.proposal_id is not None:
             raise CommandError("proposal_pending", _("Answer the opponent you were offered first."))
@@ -125,7 +118,7 @@ def pool_join(*, user, pool: Pool, client_seed: str | None = None) -> PoolEntry:
             liveness.mark_alive_now(user.pk)
             return entry
         if entry is not None:  # moving to another pool: out of the old one under its lock
-            _lock_pool(Pool.of(entry))
+            lock_pool(Pool.of(entry))
             PoolEntry.objects.filter(user=user, proposal__isnull=True).delete()
             if PoolEntry.objects.filter(user=user).exists():  # paired meanwhile into an offer
                 raise CommandError(
@@ -145,7 +138,13 @@ def pool_join(*, user, pool: Pool, client_seed: str | None = None) -> PoolEntry:
             server_seed=take_next_seed(user.pk),  # the one the Play page committed to
         )
         liveness.mark_alive_now(user.pk)
-    pool_pair(pool=pool)
+    try:
+        pool_pair(pool=pool)
+    except OperationalError as error:
+        if not rolled_back(error):
+            raise
+        # The wait is saved; the sweep pairs the pool within POOL_SWEEP_SECONDS.
+        log.warning("pairing %s after a join was rolled back", pool.key, exc_info=True)
     return entry
 
 
@@ -158,7 +157,7 @@ def pool_leave(*, user, reason: str = "left") -> bool:
         proposal_answer(user=user, proposal_id=entry.proposal_id, accept=False)
         return True
     with transaction.atomic():
-        _lock_pool(Pool.of(entry))
+        lock_pool(Pool.of(entry))
         deleted, _rows = PoolEntry.objects.filter(user=user, proposal__isnull=True).delete()
         if deleted:
             notify_user(user.pk, {"type": "pool_left", "reason": reason})
@@ -173,7 +172,7 @@ def pool_pair(*, pool: Pool) -> int:
     points or more apart becomes a proposal). Takes the pool's advisory lock, then locks the free
     entries."""
     with transaction.atomic():
-        _lock_pool(pool)
+        lock_pool(pool)
         now = timezone.now()
         entries = list(
             PoolEntry.objects.select_for_update(of=("self",))
@@ -274,7 +273,7 @@ def proposal_answer(*, user, proposal_id: int, accept: bool) -> Match | None:
         raise CommandError("no_proposal", _("This offer is no longer open."))
     pool = Pool.of(entry)
     with transaction.atomic():
-        _lock_pool(pool)
+        lock_pool(pool)
         entries = list(
             PoolEntry.objects.select_for_update(of=("self",))
             .filter(proposal_id=proposal_id)
@@ -324,7 +323,7 @@ def proposals_expire() -> int:
         first = PoolEntry.objects.filter(proposal_id=proposal_id).first()
         with transaction.atomic():
             if first is not None:
-                _lock_pool(Pool.of(first))
+                lock_pool(Pool.of(first))
             entries = list(
                 PoolEntry.objects.select_for_update(of=("self",)).filter(proposal_id=proposal_id)
             )
@@ -357,7 +356,7 @@ def pools_sweep() -> dict[str, int]:
         if entry is None:
             continue
         with transaction.atomic():
-            _lock_pool(Pool.of(entry))
+            lock_pool(Pool.of(entry))
             # Checked again under the lock: the page may have come back meanwhile.
             if not liveness.alive_among([user_id], within=gone_seconds()):
                 if PoolEntry.objects.filter(user_id=user_id, proposal__isnull=True).delete()[0]:

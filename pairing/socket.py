@@ -15,12 +15,15 @@ import logging
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
+from django.db import OperationalError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pairing import liveness, selectors, services
+from pairing.locks import rolled_back
 from pairing.pools import Pool, PoolKeyError
 from realtime import socket_limits
+from realtime.errors import CommandError
 
 log = logging.getLogger(__name__)
 
@@ -83,8 +86,6 @@ class PoolSeat:
 
     async def command(self, message: dict[str, Any]) -> None:
         """One of `COMMANDS`; a refusal goes back to the sender only and changes nothing."""
-        from realtime.errors import CommandError
-
         if self.user is None:
             await self.socket.send_error(
                 "login_required", _("Log in to look for an opponent."), reply_to=message
@@ -96,6 +97,14 @@ class PoolSeat:
             await self.socket.send_error("bad_field", _("There is no such pool."), reply_to=message)
         except CommandError as error:
             await self.socket.send_error(error.code, error.message, reply_to=message)
+        except OperationalError as error:
+            if not rolled_back(error):
+                raise  # the database out of reach: the site socket reports `unavailable`
+            await self.socket.send_error(
+                "busy",
+                _("The pairing was busy with the same players; nothing was changed. Try again."),
+                reply_to=message,
+            )
 
     async def _join_command(self, message: dict[str, Any]) -> None:
         pool = Pool.from_key(message.get("pool"))

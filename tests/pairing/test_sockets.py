@@ -1,13 +1,21 @@
 """The lobby socket's pool commands and the site socket's challenges, through the real ASGI
-application and the Redis channel layer (in this process; tests/integration runs Daphne)."""
+application and the Redis channel layer (in this process; tests/integration runs Daphne), and a
+join that loses a deadlock."""
 
 from __future__ import annotations
+
+import asyncio
+import threading
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connection, transaction
 
+from pairing.locks import PLAYER_LOCK_CLASS, POOL_LOCK_CLASS
 from pairing.models import PoolEntry
+from pairing.pools import Pool
 from tests.factories import make_user
 from tests.games.conftest import cookie_for
 from web.asgi import application
@@ -28,6 +36,23 @@ async def until(socket, kind: str) -> dict:
     while (message := await socket.receive_json_from(timeout=5))["type"] != kind:
         pass
     return message
+
+
+async def within(socket, test, seconds: float = 5.0) -> dict | None:
+    """The next message for which `test` holds, or None after `seconds` (without the timed-out
+    receive, which would end the socket's application)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if await socket.receive_nothing(timeout=0.1):
+            continue
+        message = await socket.receive_json_from(timeout=5)
+        if test(message):
+            return message
+    return None
+
+
+def reply_to(number: int):
+    return lambda message: message["type"] in ("ack", "error") and message.get("id") == number
 
 
 async def test_a_visitor_cannot_join_a_pool():
@@ -80,3 +105,58 @@ async def test_a_direct_challenge_reaches_the_site_socket_live_and_on_connect(cl
     later = await open_socket("/ws/me/", cookie)
     assert (await until(later, "challenge"))["match_id"] == match.pk
     await later.disconnect()
+
+
+OTHER_POOL = "tournament.5.90.rated"
+
+
+# --- A join that loses a deadlock ----------------------------------------------------------------
+
+
+def _deadlock_with_a_join(user_id: int, pool: Pool, holding: threading.Event) -> None:
+    """Another transaction taking the locks in the wrong order (pool, then player), so that the
+    join waiting for the pool's lock closes a cycle: PostgreSQL fails the join after its
+    deadlock_timeout (the join's backend waited first, so it finds the cycle)."""
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [POOL_LOCK_CLASS, pool.key]
+            )
+            holding.set()
+            waiting = 0
+            for _ in range(200):  # until the join waits for this pool's lock (10 s at most)
+                cursor.execute(
+                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                    " AND classid = %s",
+                    [POOL_LOCK_CLASS],
+                )
+                if (waiting := cursor.fetchone()[0]) > 0:
+                    break
+                threading.Event().wait(0.05)
+            assert waiting, "the join never waited for the pool's lock"
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [PLAYER_LOCK_CLASS, user_id])
+    finally:
+        connection.close()
+
+
+async def test_a_join_that_loses_a_deadlock_is_told_busy_not_an_outage_and_changes_nothing(client):
+    from pairing import services
+
+    user = await sync_to_async(make_user)("ana")
+    cookie = await sync_to_async(cookie_for)(client, user)
+    await sync_to_async(services.pool_join)(user=user, pool=Pool.from_key(POOL))
+    socket = await open_socket("/ws/lobby/", cookie)
+    await until(socket, "pool_waiting")
+    holding = threading.Event()
+    other = threading.Thread(
+        target=_deadlock_with_a_join, args=(user.pk, Pool.from_key(POOL), holding)
+    )
+    other.start()
+    assert await asyncio.to_thread(holding.wait, 10)
+    await socket.send_json_to({"type": "pool_join", "pool": OTHER_POOL, "id": 9})
+    answer = await within(socket, reply_to(9), seconds=15)
+    await asyncio.to_thread(other.join, 15)
+    assert answer is not None and (answer["type"], answer.get("code")) == ("error", "busy")
+    entry = await sync_to_async(PoolEntry.objects.get)(user=user)
+    assert Pool.of(entry).key == POOL  # still waiting where it was
+    await socket.disconnect()
