@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from config import metrics
 from games.fairness import commitment
 from games.models import Match, MatchStatus
-from games.next_seed import take_next_seed
+from games.next_seed import COMMITMENT_PATTERN, take_committed_seed, take_next_seed
 from pairing import liveness
 from pairing.hooks import blocked_pair_predicate, refuse_pool
 from pairing.locks import lock_player, lock_pool, rolled_back
@@ -83,15 +83,45 @@ def _playing(user) -> bool:
     ).exists()
 
 
-def pool_join(*, user, pool: Pool, client_seed: str | None = None) -> PoolEntry:
+def _server_seed(user_id: int, server_seed_hash: str | None) -> str:
+    """The server seed a new wait takes: the one whose commitment the joining page showed
+    (games/next_seed.py); refused when that one is gone (used by another tab or form)."""
+    if server_seed_hash is None:
+        return take_next_seed(user_id)
+    seed = take_committed_seed(user_id, server_seed_hash)
+    if seed is None:
+        raise CommandError(
+            "seed_changed",
+            _(
+                "The server seed shown on this page was used or replaced (another tab?). Check "
+                "the new one and join again."
+            ),
+        )
+    return seed
+
+
+def pool_join(
+    *, user, pool: Pool, client_seed: str | None = None, server_seed_hash: str | None = None
+) -> PoolEntry:
     """Wait in `pool` (leaving any other pool), then try to pair the pool at once. Takes the
     player's lock, so two tabs joining at once make one entry, then the old pool's. Joining the
     pool one already waits in keeps one's place (and its seeds). ``client_seed`` is the
     browser's (games/fairness); the server draws one when it is missing and refuses a malformed
-    one."""
+    one. ``server_seed_hash`` is the commitment the page showed before the client seed was sent:
+    the new wait plays on exactly that seed, or the join is refused (`seed_changed`); a client
+    seed needs it."""
     from games.services.lifecycle import client_seed_or_new
 
     seed = client_seed_or_new(client_seed)
+    if server_seed_hash is not None and not (
+        isinstance(server_seed_hash, str) and COMMITMENT_PATTERN.fullmatch(server_seed_hash)
+    ):
+        raise CommandError("bad_field", _("server_seed_hash must be 64 hexadecimal digits."))
+    if client_seed and server_seed_hash is None:
+        raise CommandError(
+            "bad_field",
+            _("Send the server seed hash your page shows together with your client seed."),
+        )
     now = timezone.now()
     if not user.is_active:
         raise CommandError("account_inactive", _("This account is deactivated."))
@@ -135,7 +165,8 @@ def pool_join(*, user, pool: Pool, client_seed: str | None = None) -> PoolEntry:
             rating=ratings_of([user.pk])[user.pk].value,
             joined_at=now,
             client_seed=seed,
-            server_seed=take_next_seed(user.pk),  # the one the Play page committed to
+            # The one the Play page committed to; taken last, once the wait is sure to be made.
+            server_seed=_server_seed(user.pk, server_seed_hash),
         )
         liveness.mark_alive_now(user.pk)
     try:

@@ -19,6 +19,7 @@ from django.db import OperationalError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.next_seed import next_seed_commitment
 from pairing import liveness, selectors, services
 from pairing.locks import rolled_back
 from pairing.pools import Pool, PoolKeyError
@@ -27,9 +28,17 @@ from realtime.errors import CommandError
 
 log = logging.getLogger(__name__)
 
-# What a lobby socket forwards of the user's notifications, and what ends its wait.
+# What a lobby socket forwards of the user's notifications (`next_seed`: the Play page's
+# commitment to the next server seed, after any use of the last one), and what ends its wait.
 POOL_NOTIFICATIONS = frozenset(
-    {"pool_matched", "pool_left", "pool_requeued", "pool_proposal", "pool_opponent_accepted"}
+    {
+        "pool_matched",
+        "pool_left",
+        "pool_requeued",
+        "pool_proposal",
+        "pool_opponent_accepted",
+        "next_seed",
+    }
 )
 WAIT_ENDS = frozenset({"pool_matched", "pool_left"})
 
@@ -43,8 +52,13 @@ def _status(user_id: int) -> dict[str, Any] | None:
     return services.status_payload(entry, timezone.now()) if entry is not None else None
 
 
-def _join(user, pool: Pool, client_seed: object) -> dict[str, Any]:
-    services.pool_join(user=user, pool=pool, client_seed=client_seed)  # type: ignore[arg-type]
+def _join(user, pool: Pool, client_seed: object, server_seed_hash: object) -> dict[str, Any]:
+    services.pool_join(
+        user=user,
+        pool=pool,
+        client_seed=client_seed,  # type: ignore[arg-type]
+        server_seed_hash=server_seed_hash,  # type: ignore[arg-type]
+    )
     status = _status(user.pk)
     # Paired at once: the `pool_matched` notification is on its way; no wait to report.
     return status or {"type": "pool_paired_at_once"}
@@ -108,7 +122,16 @@ class PoolSeat:
 
     async def _join_command(self, message: dict[str, Any]) -> None:
         pool = Pool.from_key(message.get("pool"))
-        status = await _database(_join)(self.user, pool, message.get("client_seed"))
+        try:
+            status = await _database(_join)(
+                self.user, pool, message.get("client_seed"), message.get("server_seed_hash")
+            )
+        except CommandError as error:
+            if error.code == "seed_changed":  # this page showed an old commitment: the new one
+                await self.socket.send_error(error.code, error.message, reply_to=message)
+                await self._send_next_seed()
+                return
+            raise
         await self._ack(message)
         if status["type"] == "pool_waiting":
             await self._start_waiting(status)
@@ -134,6 +157,11 @@ class PoolSeat:
 
     async def _decline_command(self, message: dict[str, Any]) -> None:
         await self._answer(message, False)
+
+    async def _send_next_seed(self) -> None:
+        seed_hash = await _database(next_seed_commitment)(self.user.pk)
+        if seed_hash is not None:
+            await self.socket.send_json({"type": "next_seed", "server_seed_hash": seed_hash})
 
     async def _ack(self, message: dict[str, Any]) -> None:
         from realtime.socket import echo_id

@@ -5,7 +5,11 @@ import { ratingText } from "./strings.js";
 
 const strings = JSON.parse(document.getElementById("lobby-strings").textContent);
 const poolRoot = document.getElementById("quick-pairing");
-const pool = poolRoot ? new PoolPanel(poolRoot, JSON.parse(document.getElementById("pool-strings").textContent)) : null;
+const pool = poolRoot
+  ? new PoolPanel(poolRoot, JSON.parse(document.getElementById("pool-strings").textContent), {
+    commitment: document.querySelector("[data-next-seed-hash]"),
+  })
+  : null;
 
 function cell(text) {
   const td = document.createElement("td");

@@ -3,6 +3,8 @@
 // accepted now, and a pair 400 points or more apart asks for a confirmation within 15 s.
 import { newClientSeed } from "./fairness.js";
 
+const COMMITMENT = /^[0-9a-f]{64}$/;
+
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, key) => (key in values ? values[key] : `{${key}}`));
 
 export function poolName(key, strings) {
@@ -18,8 +20,11 @@ export function windowText(rating, window, strings) {
 }
 
 export class PoolPanel {
-  constructor(root, strings, { navigate = (url) => window.location.assign(url), now = () => Date.now() } = {}) {
+  constructor(root, strings, { navigate = (url) => window.location.assign(url), now = () => Date.now(), commitment = null } = {}) {
     this.root = root;
+    // The page's commitment to the player's next server seed (games/next_seed.py), shown before
+    // any join is sent and replaced by the server after each use.
+    this.commitment = commitment;
     this.strings = strings;
     this.navigate = navigate;
     this.now = now;
@@ -57,8 +62,14 @@ export class PoolPanel {
   join(key) {
     this.error("");
     this.note("");
-    // Sitting down: this browser contributes the client seed for the dice (games/fairness).
-    this.send({ type: "pool_join", pool: key, client_seed: newClientSeed() });
+    // Sitting down: this browser contributes the client seed for the dice (games/fairness), with
+    // the commitment the page shows: the wait plays on that server seed or the join is refused
+    // (another tab used it) and the new one is shown. A page showing none (Redis away) sends no
+    // seed of its own; the server then draws both.
+    const shown = this.commitment ? this.commitment.textContent.trim() : "";
+    const join = { type: "pool_join", pool: key };
+    if (COMMITMENT.test(shown)) Object.assign(join, { client_seed: newClientSeed(), server_seed_hash: shown });
+    this.send(join);
   }
 
   answer(accept) {
@@ -85,6 +96,9 @@ export class PoolPanel {
       pool_matched: () => {
         this.stop(this.strings.matched);
         this.navigate(`/matches/${message.match_id}/`);
+      },
+      next_seed: () => {
+        if (this.commitment && COMMITMENT.test(message.server_seed_hash)) this.commitment.textContent = message.server_seed_hash;
       },
       error: () => this.error(message.message),
     };

@@ -1,6 +1,7 @@
 """Quick pairing in real browsers: two signed-in players click the same tile on the
 Play page and both land on the same board; a third player sees a direct challenge pop up on
-another page and accepts it. Screenshots of the Play page at phone and desktop sizes go to
+another page and accepts it; a player's second tab is shown the new seed commitment after the
+first tab's join and joins on it. Screenshots of the Play page at phone and desktop sizes go to
 /tmp/pairing-shots/ (looked at by hand)."""
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from games.fairness import commitment
 from games.models import Match
+from pairing.models import PoolEntry
 from tests.e2e.test_live_match import logged_in_page, off_the_browser_thread
 from tests.factories import make_user
 
@@ -79,7 +82,35 @@ def test_play_page_screenshots(browser, site, client, width, height):
     expect(page.locator("#next-seed code")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SHOTS / f"play-{width}.png", full_page=True)
+    shown = page.locator("#next-seed code").inner_text()
     page.locator('[data-pool="tournament.5.60.rated"]').click()
     expect(page.locator("#pool-wait")).to_be_visible()
+    # The join used that commitment; the page now shows the next one (games/next_seed.py).
+    expect(page.locator("#next-seed code")).not_to_have_text(shown)
+    expect(page.locator("#next-seed code")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     page.screenshot(path=SHOTS / f"play-waiting-{width}.png", full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_a_second_tab_is_shown_the_commitment_left_by_the_first_and_joins_on_it(
+    browser, site, client
+):
+    ana = make_user("ana")
+    first = logged_in_page(browser, site, client.__class__, ana)
+    second = first.context.new_page()  # the same browser, another tab
+    for tab in (first, second):
+        tab.goto(f"{site.url}/play/")
+        expect(tab.locator("#online-count")).to_contain_text(re.compile(r"\d"))
+    shown = first.locator("#next-seed code").inner_text()
+    expect(second.locator("#next-seed code")).to_have_text(shown)
+    first.locator('[data-pool="traditional.1.60.rated"]').click()
+    expect(first.locator("#pool-wait")).to_be_visible()
+    # Both tabs now show the next commitment, without a reload.
+    expect(second.locator("#next-seed code")).not_to_have_text(shown)
+    fresh = second.locator("#next-seed code").inner_text()
+    expect(first.locator("#next-seed code")).to_have_text(fresh)
+    second.locator('[data-pool="tournament.5.90.rated"]').click()
+    expect(second.locator("#pool-name")).to_contain_text("90")
+    expect(second.locator("#pool-error")).to_be_hidden()
+    entry = off_the_browser_thread(lambda: PoolEntry.objects.get(user=ana))
+    assert (entry.turn_seconds, commitment(entry.server_seed)) == (90, fresh)

@@ -1,10 +1,13 @@
 """The first player's commitment (games/next_seed.py, issue 19): the Play page shows the hash of
 the viewer's next server seed before any form is sent, and the challenge, the match against the
-computer or the pool wait made next takes exactly that seed; the seed itself is on no page."""
+computer or the pool wait made next takes exactly that seed; the seed itself is on no page. A
+pool join names the commitment its page showed: a second tab whose commitment was used by the
+first is refused, never given a seed it did not show."""
 
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
 from django.urls import reverse
@@ -12,10 +15,12 @@ from django.urls import reverse
 from games import next_seed
 from games.fairness import commitment
 from games.models import Match
+from games.services import CommandError
 from pairing import services as pairing_services
 from pairing.models import PoolEntry
 from pairing.pools import Pool
 from tests.factories import make_user
+from tests.threads import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -78,11 +83,95 @@ def test_a_direct_challenge_page_shows_the_commitment_its_challenge_takes(client
 def test_a_pool_wait_takes_the_committed_seed(client, player):
     shown = shown_hash(client)
     pairing_services.pool_join(
-        user=player, pool=Pool("traditional", 1, 60, True), client_seed="pool-seed"
+        user=player, pool=TRADITIONAL, client_seed="pool-seed", server_seed_hash=shown
     )
     entry = PoolEntry.objects.get(user=player)
     assert commitment(entry.server_seed) == shown
     assert shown_hash(client) != shown
+
+
+TRADITIONAL = Pool("traditional", 1, 60, True)
+TOURNAMENT = Pool("tournament", 5, 90, True)
+
+
+def test_a_second_tab_sending_a_used_commitment_is_refused_and_changes_nothing(client, player):
+    shown = shown_hash(client)  # both tabs were opened now and show this commitment
+    pairing_services.pool_join(
+        user=player, pool=TRADITIONAL, client_seed="first-tab", server_seed_hash=shown
+    )
+    with pytest.raises(CommandError) as refused:
+        pairing_services.pool_join(
+            user=player, pool=TOURNAMENT, client_seed="second-tab", server_seed_hash=shown
+        )
+    assert refused.value.code == "seed_changed"
+    entry = PoolEntry.objects.get(user=player)
+    assert (Pool.of(entry), entry.client_seed) == (TRADITIONAL, "first-tab")
+    assert commitment(entry.server_seed) == shown
+    # The second tab is shown the new commitment; joining with it moves the wait.
+    fresh = shown_hash(client)
+    assert fresh != shown
+    pairing_services.pool_join(
+        user=player, pool=TOURNAMENT, client_seed="second-tab", server_seed_hash=fresh
+    )
+    entry = PoolEntry.objects.get(user=player)
+    assert (Pool.of(entry), entry.client_seed) == (TOURNAMENT, "second-tab")
+    assert commitment(entry.server_seed) == fresh
+
+
+TRIALS = 12
+
+
+def _two_tabs_join_with(player, shown: str) -> list[str]:
+    """Two tabs showing `shown` join two pools at the same instant; what each was answered."""
+    start = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def tab(pool: Pool, seed: str) -> None:
+        start.wait()
+        try:
+            pairing_services.pool_join(
+                user=player, pool=pool, client_seed=seed, server_seed_hash=shown
+            )
+            outcomes.append("joined")
+        except CommandError as error:
+            outcomes.append(error.code)
+
+    run_together(lambda: tab(TRADITIONAL, "left"), lambda: tab(TOURNAMENT, "right"))
+    return outcomes
+
+
+def test_two_tabs_sending_one_commitment_at_the_same_instant_make_one_wait_on_it(player):
+    for trial in range(TRIALS):
+        shown = next_seed.next_seed_commitment(player.pk)
+        assert sorted(_two_tabs_join_with(player, shown)) == ["joined", "seed_changed"], trial
+        entry = PoolEntry.objects.get(user=player)
+        assert commitment(entry.server_seed) == shown, trial
+        pairing_services.pool_leave(user=player)
+
+
+@pytest.mark.parametrize(
+    "seed_hash", ["", "0" * 63, "A" * 64, "g" * 64, "0" * 65, 64, ["0" * 64], {"h": 1}]
+)
+def test_a_malformed_commitment_or_none_with_a_client_seed_is_refused(player, seed_hash):
+    shown = next_seed.next_seed_commitment(player.pk)
+    with pytest.raises(CommandError) as refused:
+        pairing_services.pool_join(
+            user=player, pool=TRADITIONAL, client_seed="mine", server_seed_hash=seed_hash
+        )
+    assert refused.value.code == "bad_field"
+    with pytest.raises(CommandError) as refused:
+        pairing_services.pool_join(user=player, pool=TRADITIONAL, client_seed="mine")
+    assert refused.value.code == "bad_field"
+    assert not PoolEntry.objects.exists()
+    assert next_seed.next_seed_commitment(player.pk) == shown  # nothing was taken
+
+
+def test_a_commitment_that_is_not_the_waiting_one_takes_nothing(player):
+    shown = next_seed.next_seed_commitment(player.pk)
+    assert next_seed.take_committed_seed(player.pk, "0" * 64) is None
+    seed = next_seed.take_committed_seed(player.pk, shown)
+    assert seed is not None and commitment(seed) == shown
+    assert next_seed.take_committed_seed(player.pk, shown) is None  # taken once
 
 
 def test_without_a_waiting_seed_a_match_still_gets_a_fresh_one(player):

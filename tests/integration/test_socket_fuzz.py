@@ -481,6 +481,8 @@ def pool_frame(rng: random.Random, proposal: int) -> str | bytes:
         )  # fmt: skip
     if rng.random() < 0.5:  # the browser's client seed for the dice (issue 19)
         command["client_seed"] = hostile_seed(rng)
+    if rng.random() < 0.5:  # the commitment the page showed (games/next_seed.py)
+        command["server_seed_hash"] = rng.choice(["0" * 64, "F" * 64, "0" * 63, hostile_seed(rng)])
     if rng.random() < 0.7:
         command["id"] = rng.choice([rng.randrange(1000), "c", any_value(rng), 2**64, "x" * 65])
     text = json.dumps(command, ensure_ascii=rng.random() < 0.5)

@@ -45,14 +45,19 @@ function page() {
   };
 }
 
-function panel() {
+const SHOWN = "5d1c".padEnd(64, "0");
+const NEXT = "9f86".padEnd(64, "1");
+
+function panel({ shown = SHOWN } = {}) {
   const root = page();
   const sent = [];
   const visits = [];
   let now = 0;
-  const pool = new PoolPanel(root, STRINGS, { navigate: (url) => visits.push(url), now: () => now });
+  // The commitment the Play page shows above the forms (templates/games/_next_seed.html).
+  const commitment = shown === null ? null : element({ textContent: `\n ${shown} ` });
+  const pool = new PoolPanel(root, STRINGS, { navigate: (url) => visits.push(url), now: () => now, commitment });
   pool.attach({ readyState: 1, send: (text) => sent.push(JSON.parse(text)) });
-  return { root, pool, sent, visits, later: (ms) => { now += ms; } };
+  return { root, pool, sent, visits, commitment, later: (ms) => { now += ms; } };
 }
 
 test("pool names and windows read as the tiles do", () => {
@@ -67,7 +72,7 @@ test("a tile joins its pool, the wait is shown and the seconds tick between repo
   // The browser's client seed for the dice rides with the join (games/fairness): fresh, well formed.
   assert.equal(sent.length, 1);
   const { client_seed: seed, ...join } = sent[0];
-  assert.deepEqual(join, { type: "pool_join", pool: "traditional.1.60.rated" });
+  assert.deepEqual(join, { type: "pool_join", pool: "traditional.1.60.rated", server_seed_hash: SHOWN });
   assert.match(seed, /^[0-9a-f]{32}$/);
   assert.equal(pool.receive({ type: "pools", counts: { "traditional.1.60.rated": 3 }, online: 12 }), true);
   assert.equal(root.byId["#online-count"].textContent, "Players online: 12");
@@ -114,6 +119,29 @@ test("a decline by the other side puts the player back to waiting; errors are sh
   assert.equal(root.byId["#pool-error"].textContent, "wait a little");
   assert.equal(pool.receive({ type: "lobby" }), false);
   pool.stop("");
+});
+
+test("each join names the commitment the page shows, which the server replaces after each use", () => {
+  const { root, pool, sent, commitment } = panel();
+  root.tile.click();
+  assert.equal(sent.at(-1).server_seed_hash, SHOWN);
+  // Another tab used it: refused, the new commitment is shown, and the next join names it with a new seed.
+  pool.receive({ type: "error", code: "seed_changed", message: "the seed changed" });
+  assert.equal(root.byId["#pool-error"].textContent, "the seed changed");
+  assert.equal(pool.receive({ type: "next_seed", server_seed_hash: NEXT }), true);
+  assert.equal(commitment.textContent, NEXT);
+  pool.receive({ type: "next_seed", server_seed_hash: "<b>not a hash</b>" });
+  assert.equal(commitment.textContent, NEXT);
+  root.tile.click();
+  assert.equal(sent.at(-1).server_seed_hash, NEXT);
+  assert.notEqual(sent.at(-1).client_seed, sent.at(-2).client_seed);
+});
+
+test("a page showing no commitment sends no seed of its own", () => {
+  const { root, pool, sent } = panel({ shown: null });
+  root.tile.click();
+  assert.deepEqual(sent.at(-1), { type: "pool_join", pool: "traditional.1.60.rated" });
+  assert.equal(pool.receive({ type: "next_seed", server_seed_hash: NEXT }), true);
 });
 
 test("the Abort button shows while the match may still be aborted", () => {

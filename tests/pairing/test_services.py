@@ -47,16 +47,23 @@ def test_a_paired_match_rolls_on_both_browsers_seeds_and_the_first_joiners_serve
     server seed, drawn before the later joiner's client seed existed."""
     from games import selectors
     from games.fairness import commitment, verify_export
+    from games.next_seed import next_seed_commitment
     from games.protocol import fairness_state
 
     first, second = rated("ana", 1500), rated("bogdan", 1560)
-    services.pool_join(user=first, pool=TRADITIONAL_1_60, client_seed="ana-browser_1")
+    services.pool_join(
+        user=first, pool=TRADITIONAL_1_60, client_seed="ana-browser_1",
+        server_seed_hash=next_seed_commitment(first.pk),
+    )  # fmt: skip
     entry = PoolEntry.objects.get(user=first)
     told = services.status_payload(entry, timezone.now())
     assert told["client_seed"] == "ana-browser_1"
     assert told["server_seed_hash"] == commitment(entry.server_seed)
     assert entry.server_seed not in str(told)
-    services.pool_join(user=second, pool=TRADITIONAL_1_60, client_seed="bogdan-2")
+    services.pool_join(
+        user=second, pool=TRADITIONAL_1_60, client_seed="bogdan-2",
+        server_seed_hash=next_seed_commitment(second.pk),
+    )  # fmt: skip
     (match,) = matches_of(first)
     assert (match.client_seed_creator, match.client_seed_opponent) == ("ana-browser_1", "bogdan-2")
     assert match.server_seed == entry.server_seed

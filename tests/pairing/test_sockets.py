@@ -1,6 +1,6 @@
 """The lobby socket's pool commands and the site socket's challenges, through the real ASGI
-application and the Redis channel layer (in this process; tests/integration runs Daphne), and a
-join that loses a deadlock."""
+application and the Redis channel layer (in this process; tests/integration runs Daphne): the
+commitment each join names (games/next_seed.py) and a join that loses a deadlock."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connection, transaction
 
+from games.next_seed import next_seed_commitment
 from pairing.locks import PLAYER_LOCK_CLASS, POOL_LOCK_CLASS
 from pairing.models import PoolEntry
 from pairing.pools import Pool
@@ -49,6 +50,10 @@ async def within(socket, test, seconds: float = 5.0) -> dict | None:
         if test(message):
             return message
     return None
+
+
+def of_type(kind: str):
+    return lambda message: message["type"] == kind
 
 
 def reply_to(number: int):
@@ -107,7 +112,64 @@ async def test_a_direct_challenge_reaches_the_site_socket_live_and_on_connect(cl
     await later.disconnect()
 
 
+# --- The commitment a join names (games/next_seed.py) --------------------------------------------
+
 OTHER_POOL = "tournament.5.90.rated"
+
+
+async def test_a_second_tab_joining_with_a_used_commitment_is_refused_and_shown_the_new_one(client):
+    user = await sync_to_async(make_user)("ana")
+    cookie = await sync_to_async(cookie_for)(client, user)
+    shown = await sync_to_async(next_seed_commitment)(user.pk)  # both Play pages show it
+    first, second = await open_socket("/ws/lobby/", cookie), await open_socket("/ws/lobby/", cookie)
+    await first.send_json_to(
+        {"type": "pool_join", "pool": POOL, "client_seed": "tab1", "server_seed_hash": shown}
+    )
+    waiting = await until(first, "pool_waiting")
+    assert (waiting["server_seed_hash"], waiting["client_seed"]) == (shown, "tab1")
+    # The second tab sends its join before it hears of the new commitment.
+    await second.send_json_to(
+        {"type": "pool_join", "pool": OTHER_POOL, "client_seed": "tab2",
+         "server_seed_hash": shown, "id": 7}
+    )  # fmt: skip
+    refused = await within(second, reply_to(7))
+    assert refused is not None and (refused["type"], refused.get("code")) == (
+        "error", "seed_changed",
+    )  # fmt: skip
+    entry = await sync_to_async(PoolEntry.objects.get)(user=user)
+    assert (Pool.of(entry).key, entry.client_seed) == (POOL, "tab1")
+    # Both pages are shown the new commitment (the second again right after its refusal).
+    fresh = await sync_to_async(next_seed_commitment)(user.pk)
+    assert fresh != shown
+    for page in (first, second):
+        told = await within(page, of_type("next_seed"))
+        assert told is not None and told["server_seed_hash"] == fresh
+    # With the commitment it now shows, the second tab moves the wait.
+    await second.send_json_to(
+        {"type": "pool_join", "pool": OTHER_POOL, "client_seed": "tab2", "server_seed_hash": fresh}
+    )
+    moved = await until(second, "pool_waiting")
+    assert (moved["pool"], moved["server_seed_hash"], moved["client_seed"]) == (
+        OTHER_POOL, fresh, "tab2",
+    )  # fmt: skip
+    for socket in (first, second):
+        await socket.disconnect()
+
+
+async def test_a_challenge_made_in_another_tab_refreshes_the_play_pages_commitment(client):
+    from games.services import match_create
+
+    user = await sync_to_async(make_user)("ana")
+    cookie = await sync_to_async(cookie_for)(client, user)
+    shown = await sync_to_async(next_seed_commitment)(user.pk)
+    play_page = await open_socket("/ws/lobby/", cookie)
+    await until(play_page, "pools")
+    match = await sync_to_async(match_create)(creator=user, turn_seconds=60)
+    assert match.server_seed_hash == shown
+    told = await within(play_page, of_type("next_seed"))
+    assert told is not None
+    assert told["server_seed_hash"] == await sync_to_async(next_seed_commitment)(user.pk) != shown
+    await play_page.disconnect()
 
 
 # --- A join that loses a deadlock ----------------------------------------------------------------
