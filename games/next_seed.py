@@ -1,4 +1,4 @@
-"""Each player's next server seed, drawn before they send a form (provably fair dice, issue 19).
+"""Each player's next server seed, drawn before they send a form (docs/rules.md, Platform rules).
 
 A match's server seed must be fixed before the client seeds it is mixed with are known, or a
 dishonest server could try seeds until the dice suit it. The second player of a challenge or a

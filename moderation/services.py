@@ -1,4 +1,4 @@
-"""Every moderation write (issue 14): blocks, reports, warnings, chat mutes, bans, annulled
+"""Every moderation write: blocks, reports, warnings, chat mutes, bans, annulled
 matches, lifted sanctions and closed reports. The admin and the pages call these; nothing edits
 these rows directly.
 
@@ -84,7 +84,7 @@ def block_remove(*, user: User, target_id: int) -> bool:
 
 
 def can_report(user) -> bool:
-    """Signed-in players with an account of their own; guests (issue 16) cannot report."""
+    """Signed-in players with an account of their own; guests (throwaway accounts) cannot report."""
     return bool(
         user is not None
         and user.is_authenticated

@@ -1,4 +1,4 @@
-"""The first player's commitment (games/next_seed.py, issue 19): the Play page shows the hash of
+"""The first player's commitment (games/next_seed.py): the Play page shows the hash of
 the viewer's next server seed before any form is sent, and the challenge, the match against the
 computer or the pool wait made next takes exactly that seed; the seed itself is on no page. A
 pool join names the commitment its page showed: a second tab whose commitment was used by the

@@ -1,4 +1,4 @@
-"""Quick pairing over real sockets and real processes (issue 15): two players paired into one
+"""Quick pairing over real sockets and real processes: two players paired into one
 match, the 400-point confirmation accepted, declined and left unanswered, leaving the page,
 200 players joining one pool at once through two Daphne processes, and a lobby page watching
 bursts of pairings list every match of each burst.

@@ -1,4 +1,4 @@
-"""Thousands of generated hostile frames through a real Daphne (issue 10).
+"""Thousands of generated hostile frames through a real Daphne.
 
 From a player (the one to move) and from a spectator: JSON of any shape and depth, huge and
 non-finite numbers, long and odd Unicode strings, wrong types in every field of every command,
@@ -162,9 +162,9 @@ CLIENT_SEED_FRAMES = 400
 
 
 def test_hostile_client_seeds_on_an_open_challenge_change_nothing(site, client):
-    """The creator's `client_seed` command while the challenge is open (issue 19): malformed,
-    wrong-typed, nested, huge and replayed seeds from the creator, and any seed from a spectator,
-    change nothing; a well-formed one from the creator is acked and stored."""
+    """The creator's `client_seed` command while the challenge is open (provably fair dice):
+    malformed, wrong-typed, nested, huge and replayed seeds from the creator, and any seed from a
+    spectator, change nothing; a well-formed one from the creator is acked and stored."""
     creator = make_user("seed_fuzz")
     match = services.match_create(creator=creator, turn_seconds=None, rated=False)
     cookie = session_cookie_for(client, creator)
@@ -409,7 +409,7 @@ BOT_MATCH_FRAMES = 500
 def test_hostile_frames_in_a_match_against_the_computer_change_nothing(
     slow_site, client, fixed_dice, settings
 ):
-    """Issue #16: while the bot is to move, every command of the person is out of turn (the bot
+    """While the bot is to move, every command of the person is out of turn (the bot
     acts only through its Celery task, held back here by a long pause): whatever the person
     sends, nothing changes, no frame gets an ack or an internal error, and the socket lives."""
     site = slow_site
@@ -457,7 +457,7 @@ async def _fuzz_out_of_turn(site, match_id: int, cookie: str) -> dict[str, int]:
     return counts
 
 
-# --- The lobby socket's quick-pairing commands (issue 15) ---------------------------------------
+# --- The lobby socket's quick-pairing commands ---------------------------------------------------
 
 POOL_FRAMES = 1500
 POOL_TYPES = ["pool_join", "pool_leave", "pool_accept", "pool_decline", "ping"]
@@ -479,7 +479,7 @@ def pool_frame(rng: random.Random, proposal: int) -> str | bytes:
             [proposal, proposal, proposal + 1, 0, -1, 2**63, 2**64, str(proposal), 1.5, True,
              None, any_value(rng)]
         )  # fmt: skip
-    if rng.random() < 0.5:  # the browser's client seed for the dice (issue 19)
+    if rng.random() < 0.5:  # the browser's client seed for the dice
         command["client_seed"] = hostile_seed(rng)
     if rng.random() < 0.5:  # the commitment the page showed (games/next_seed.py)
         command["server_seed_hash"] = rng.choice(["0" * 64, "F" * 64, "0" * 63, hostile_seed(rng)])

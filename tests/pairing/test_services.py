@@ -42,9 +42,9 @@ def test_two_close_players_are_paired_at_once_into_one_started_match():
 
 
 def test_a_paired_match_rolls_on_both_browsers_seeds_and_the_first_joiners_server_seed():
-    """Provably fair dice (issue 19): each join brings the browser's client seed and draws a
-    server seed whose hash the waiting player is told; the pair plays on the earlier joiner's
-    server seed, drawn before the later joiner's client seed existed."""
+    """Provably fair dice (docs/rules.md, Platform rules): each join brings the browser's client
+    seed and draws a server seed whose hash the waiting player is told; the pair plays on the
+    earlier joiner's server seed, drawn before the later joiner's client seed existed."""
     from games import selectors
     from games.fairness import commitment, verify_export
     from games.next_seed import next_seed_commitment
