@@ -19,9 +19,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     from django.core.paginator import Paginator
 
     from games.selectors import PlayerMatches
+    from moderation.eligibility import may_challenge
     from moderation.selectors import blockers_between
     from moderation.services import can_report
-    from pairing.hooks import may_challenge
     from ratings.records import player_record, rating_deltas
 
     player = get_object_or_404(User, username=username, is_active=True)

@@ -24,6 +24,7 @@ from chat.models import MAX_CHAT_LENGTH, ChatMessage, ChatMute, QuickPhrase, Roo
 from chat.selectors import DURING_PLAY, wire_message
 from config.showable_text import UnshowableText, check_showable
 from games.selectors import NEVER_STARTED, match_parties, may_see_match
+from moderation.eligibility import refuse_chat
 from realtime.errors import CommandError
 
 
@@ -59,7 +60,6 @@ def chat_post(*, user, match_id: int, text: str | None = None, phrase: str | Non
     two players, the spectators' chat for everyone else signed in. Locks the author's row."""
     from accounts.models import User
     from games.models import Match
-    from moderation.selectors import ban_in_force, chat_mute_in_force
 
     if user is None or not user.is_authenticated:
         raise CommandError("login_required", _("Sign in to chat."))
@@ -83,15 +83,7 @@ def chat_post(*, user, match_id: int, text: str | None = None, phrase: str | Non
             # No chat before the match: an open challenge is nobody's table yet.
             raise CommandError("match_not_started", _("The chat opens when the match starts."))
         is_player = user.pk in (match.creator_id, match.opponent_id)
-        if ban_in_force(user.pk) is not None:
-            raise CommandError("banned", _("Your account is banned."))
-        mute = chat_mute_in_force(user.pk)
-        if mute is not None:
-            raise CommandError(
-                "muted",
-                _("A moderator muted your chat until %(end)s.")
-                % {"end": timezone.localtime(mute.ends_at).strftime("%Y-%m-%d %H:%M")},
-            )
+        refuse_chat(user)  # a ban, a chat mute
         now = timezone.now()
         since = now - timedelta(seconds=settings.CHAT_WINDOW_SECONDS)
         if (

@@ -28,8 +28,8 @@ from config import metrics
 from games.fairness import commitment
 from games.models import Match, MatchStatus
 from games.next_seed import COMMITMENT_PATTERN, take_committed_seed, take_next_seed
+from moderation.eligibility import blocked_pair_predicate, refuse_pool
 from pairing import liveness
-from pairing.hooks import blocked_pair_predicate, refuse_pool
 from pairing.locks import lock_player, lock_pool, rolled_back
 from pairing.logic import CONFIRM_SECONDS, Waiting, pair_up
 from pairing.models import PairedWait, PoolEntry, Proposal

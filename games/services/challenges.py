@@ -19,6 +19,7 @@ from games.models import Match, MatchStatus
 from games.rules import match as engine
 from games.services.context import locked
 from games.services.lifecycle import match_create
+from moderation.eligibility import refuse_direct_challenge
 from ratings.selectors import ratings_of
 from realtime.errors import CommandError
 from realtime.groups import notify_user
@@ -43,8 +44,6 @@ def challenge_payload(match: Match, creator_rating: int) -> dict[str, Any]:
 
 def challenge_direct(*, creator, invited, **settings_chosen: Any) -> Match:
     """Challenge `invited` with the settings of the Play form (match_create's keywords)."""
-    from pairing.hooks import refuse_direct_challenge
-
     refuse_direct_challenge(creator, invited)
     expires_at = timezone.now() + timedelta(seconds=settings.DIRECT_CHALLENGE_SECONDS)
     with transaction.atomic():

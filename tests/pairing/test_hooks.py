@@ -16,9 +16,9 @@ from games.services import CommandError
 from games.services.bots import bot_account
 from games.services.challenges import challenge_direct, challenge_payload
 from moderation import services as moderation
+from moderation.eligibility import blocked_pair_predicate
 from moderation.selectors import blocked_between
 from pairing import services
-from pairing.hooks import blocked_pair_predicate
 from pairing.models import PoolEntry
 from pairing.pools import Pool
 from tests.factories import make_user
