@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from chat.models import ChatMessage, ChatMute, Room
+from moderation.selectors import block_related_ids
 
 CHAT_HISTORY_LIMIT = 200
 DURING_PLAY = ("open", "active")
@@ -27,8 +28,6 @@ def hidden_authors(*, viewer_id: int | None, match_id: int) -> set[int]:
     """The users whose messages this viewer does not get in this match."""
     if viewer_id is None:
         return set()
-    from moderation.selectors import block_related_ids
-
     hidden = block_related_ids(viewer_id)
     muted = ChatMute.objects.filter(match_id=match_id, user_id=viewer_id).values_list(
         "muted_id", flat=True
@@ -75,7 +74,5 @@ def match_chat(match_id: int, *, viewer_id: int | None = None) -> list[ChatMessa
     a viewer, without the messages of anyone blocked either way."""
     rows = ChatMessage.objects.filter(match_id=match_id).select_related("user").order_by("id")
     if viewer_id is not None:
-        from moderation.selectors import block_related_ids
-
         rows = rows.exclude(user_id__in=block_related_ids(viewer_id))
     return list(rows)

@@ -20,9 +20,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from chat.models import MAX_CHAT_LENGTH, ChatMessage, ChatMute, QuickPhrase, Room
 from chat.selectors import DURING_PLAY, wire_message
 from config.showable_text import UnshowableText, check_showable
+from games.events import publish_match_message_now
+from games.models import Match
 from games.selectors import NEVER_STARTED, match_parties, may_see_match
 from moderation.eligibility import refuse_chat
 from realtime.errors import CommandError
@@ -50,16 +53,12 @@ def clean_text(text: object) -> str:
 
 
 def _publish_chat(match_id: int, payload: dict[str, Any]) -> None:
-    from games.events import publish_match_message_now
-
     publish_match_message_now(match_id, payload)
 
 
 def chat_post(*, user, match_id: int, text: str | None = None, phrase: str | None = None):
     """Post a message (a text or a quick phrase) to the match's chat: the players' chat for its
     two players, the spectators' chat for everyone else signed in. Locks the author's row."""
-    from accounts.models import User
-    from games.models import Match
 
     if user is None or not user.is_authenticated:
         raise CommandError("login_required", _("Sign in to chat."))
@@ -110,7 +109,6 @@ def chat_post(*, user, match_id: int, text: str | None = None, phrase: str | Non
 
 def chat_mute_opponent(*, user, match_id: int, mute: bool) -> bool:
     """A player mutes (or unmutes) the opponent's chat for this match. Returns the new state."""
-    from games.models import Match
 
     if user is None or not user.is_authenticated:
         raise CommandError("login_required", _("Sign in to chat."))
