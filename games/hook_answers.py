@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -14,7 +13,6 @@ from accounts import hooks as accounts_hooks
 from games.models import Match, MatchStatus
 from games.services.endings import matches_end_for_ban
 from moderation import hooks as moderation_hooks
-from ratings.records import records_changed
 from ratings.services import rating_revert_match
 from realtime.errors import CommandError
 
@@ -59,9 +57,7 @@ def match_annul(*, match_id: int, refuse_party: Callable[[int | None], None]) ->
         raise CommandError("already_annulled", _("This match is annulled already."))
     match.annulled_at = timezone.now()
     match.save(update_fields=["annulled_at"])
-    rating_revert_match(match_id=match.pk)
-    players = (match.creator_id, match.opponent_id)
-    transaction.on_commit(lambda: records_changed(*players))  # out of their profile records
+    rating_revert_match(match_id=match.pk)  # and out of both players' records
     return match
 
 

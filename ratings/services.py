@@ -17,6 +17,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from ratings import elo
+from ratings.counts import record_revert_match
 from ratings.models import Period, PeriodWins, Rating, RatingChange
 
 
@@ -89,6 +90,8 @@ def rating_apply_match(*, match: Any, winner_id: int, loser_id: int) -> dict[int
             _change(match, loser, winner, result.loser_delta, won=False, now=now),
         ]
         for change, row in ((changes[0], winner), (changes[1], loser)):
+            row.history_length += 1
+            change.number = row.history_length
             row.rating = change.after
             row.peak = max(row.peak, change.after)
             row.experience += match.length
@@ -99,7 +102,8 @@ def rating_apply_match(*, match: Any, winner_id: int, loser_id: int) -> dict[int
                 _count_period(row.user_id, now, won=change.won, sign=1)
         RatingChange.objects.bulk_create(changes)
         Rating.objects.bulk_update(
-            [winner, loser], ["rating", "peak", "experience", "matches", "wins", "last_rated_at"]
+            [winner, loser],
+            ["rating", "peak", "experience", "matches", "wins", "last_rated_at", "history_length"],
         )
     return {change.user_id: _applied(change) for change in changes}
 
@@ -127,15 +131,18 @@ def rating_revert_match(*, match_id: int) -> int:
     """Take back a match's rating changes exactly (an annulled match, issue #14): each player's
     rating loses that match's delta, experience its length, the matches and wins counters (all
     time, week and month) that match. Changes made by later matches stay as they were (they are
-    not recomputed). Locks both Rating rows; reverting twice changes nothing. Returns the number of
-    history rows reverted (0 or 2)."""
+    not recomputed). The match, rated or not, also leaves both players' records
+    (ratings/counts.py). Locks both Rating rows; reverting twice changes nothing. Returns the number
+    of history rows reverted (0 or 2)."""
     with transaction.atomic():
         user_ids = sorted(
             RatingChange.objects.filter(match_id=match_id).values_list("user_id", flat=True)
         )
+        # The Rating rows first, then the records, as at a match's end: no two orders, no deadlock.
+        ratings = _lock_ratings(user_ids) if user_ids else {}
+        record_revert_match(match_id=match_id)
         if not user_ids:
             return 0
-        ratings = _lock_ratings(user_ids)
         changes = list(
             RatingChange.objects.select_for_update().filter(
                 match_id=match_id, reverted_at__isnull=True

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from games import dice as dice_source
 from games.events import publish
-from games.models import Game, Match, Turn
+from games.models import Game, Match, MatchStatus, Turn
 from games.protocol import event_detail, game_state, match_section, step_to_wire
 from games.rules import IllegalMove
 from games.rules.match import (
@@ -41,6 +41,7 @@ from games.services.state_rows import (
     match_values,
     new_game_row,
 )
+from ratings.counts import record_count_match
 from ratings.models import ShownRating
 from realtime.errors import CommandError
 
@@ -74,7 +75,7 @@ class Locked:
     bot_levels: dict[int, str] = field(default_factory=dict)  # user id -> level, bots only
     events: list[dict[str, Any]] = field(default_factory=list)
     lobby_changed: bool = False
-    records_changed: bool = False  # a game or the match ended: the profiles change
+    records_changed: bool = False  # the match ended: the players' records change
     turns: list[Turn] = field(default_factory=list)  # new move-log rows
     finished_games: list[Game] = field(default_factory=list)  # replaced by the next game
     loaded: dict[int, dict[str, Any]] = field(default_factory=dict)  # id(row) -> values
@@ -168,8 +169,8 @@ class Locked:
             )  # fmt: skip
         if isinstance(event, Started | GameOver | MatchOver | Cancelled):
             self.lobby_changed = True
-        if isinstance(event, GameOver | MatchOver):
-            self.records_changed = True  # the players' profile records (ratings/records.py)
+        if isinstance(event, MatchOver):
+            self.records_changed = True  # the players' profile records (ratings/counts.py)
         kind, detail = event_detail(event)
         if isinstance(event, MatchOver) and event.winner_seat is not None and match.rated:
             applied = self._apply_ratings(event.winner_seat)
@@ -237,6 +238,11 @@ class Locked:
         if self.turns:
             Turn.objects.bulk_create(self.turns)
         update_rows(changes)
+        if self.records_changed and match.status == MatchStatus.FINISHED:
+            # It ended in this command (not aborted), its games written: into both players'
+            # records, in this transaction (once, whoever calls: ratings/counts.py).
+            record_count_match(match=match)
+        self.records_changed = False
         for row in (match, self.game):
             if row is not None:
                 self.loaded[id(row)] = row_values(row)
@@ -250,12 +256,6 @@ class Locked:
         events, match_id, lobby = list(self.events), self.match.pk, self.lobby_changed
         if events or lobby:
             transaction.on_commit(lambda: publish(match_id, events, lobby=lobby))
-        if self.records_changed:
-            from ratings.records import records_changed
-
-            players = (self.match.creator_id, self.match.opponent_id)
-            transaction.on_commit(lambda: records_changed(*players))
-            self.records_changed = False
         turn = self.open_turn()
         deadline = self.game.turn_deadline if self.game is not None else None
         # A new turn, or a new clock in the same turn (a cube offer or its answer).

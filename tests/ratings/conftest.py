@@ -9,14 +9,18 @@ from django.utils import timezone
 from tests.factories import make_user
 
 
-def finished_match(winner, loser, *, length: int = 1, rated: bool = True, **fields):
+def finished_match(
+    winner, loser, *, length: int = 1, rated: bool = True, counted: bool = True, **fields
+):
     """A finished match between two players, won by `winner` (creator is the winner unless
-    `creator=` says otherwise)."""
+    `creator=` says otherwise), counted in their records as the match flow does (unless
+    `counted=False`: then call ratings.counts.record_count_match once its games are added)."""
     from games.models import Match
+    from ratings.counts import record_count_match
 
     creator = fields.pop("creator", winner)
     opponent = loser if creator == winner else winner
-    return Match.objects.create(
+    match = Match.objects.create(
         creator=creator,
         opponent=opponent,
         six_block="end_of_turn",
@@ -32,6 +36,9 @@ def finished_match(winner, loser, *, length: int = 1, rated: bool = True, **fiel
         finished_at=fields.pop("finished_at", None) or timezone.now(),
         **fields,
     )
+    if counted:
+        record_count_match(match=match)
+    return match
 
 
 def play_rated(winner, loser, *, length: int = 1, **fields):

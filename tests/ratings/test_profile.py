@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games.models import Game
 from ratings import chart
+from ratings.counts import record_count_match
 from ratings.services import rating_revert_match
 from tests.factories import make_user
 from tests.ratings.conftest import finished_match, play_rated
@@ -59,13 +60,19 @@ def test_a_reverted_match_leaves_the_chart_and_the_list_of_deltas(client, two_pl
 
 def test_record_counts_results_mars_timeouts_rule_sets_and_head_to_head(client, two_players):
     anna, boris = two_players
-    won = finished_match(anna, boris, length=3, timeouts_creator=1, timeouts_opponent=2)
+    won = finished_match(
+        anna, boris, length=3, timeouts_creator=1, timeouts_opponent=2, counted=False
+    )
     add_game(won, number=1, white_seat=0, winner_side="w", result="mars")  # anna (seat 0) gives
     add_game(won, number=2, white_seat=1, winner_side="w", result="mars")  # boris (white) gives
     add_game(won, number=3, white_seat=1, winner_side="b", result="oin")  # anna wins an oin
-    lost = finished_match(boris, anna, rule_set_name="tournament", timeouts_opponent=1)
+    lost = finished_match(
+        boris, anna, rule_set_name="tournament", timeouts_opponent=1, counted=False
+    )
     add_game(lost, number=1, white_seat=0, winner_side="b", result="mars")
     # lost: creator boris is seat 0 and White; Black (anna) won the mars game.
+    for match in (won, lost):  # as the match's end counts it, its games written
+        record_count_match(match=match)
     finished_match(anna, make_user("carl", password=None))
     client.force_login(boris)
     html = profile(client, anna)
@@ -83,21 +90,6 @@ def test_profile_of_a_player_without_rated_matches(client):
     fresh = make_user("fresh", password=None)
     html = profile(client, fresh)
     assert 'id="rating-now">1500?<' in html and 'id="no-chart"' in html
-
-
-def test_profile_costs_a_fixed_number_of_queries(
-    client, two_players, django_assert_max_num_queries
-):
-    anna, boris = two_players
-    for index in range(40):
-        play_rated(anna, boris, length=(1, 3, 5, 7)[index % 4]) if index % 3 else play_rated(
-            boris, anna
-        )
-    client.force_login(boris)
-    # session, user, player, rating, history, totals, rule sets, head-to-head, mars, count, page,
-    # deltas; whether the viewer blocks the player (issue 14).
-    with django_assert_max_num_queries(13):
-        assert client.get(reverse("profile", args=[anna.username])).status_code == 200
 
 
 def test_chart_geometry():
@@ -120,25 +112,23 @@ def test_chart_geometry():
 
 
 def test_a_long_history_is_thinned_by_the_database(two_players):
-    from django.utils import timezone
-
-    from ratings.models import RatingChange
+    from ratings.models import Rating, RatingChange
     from ratings.records import rating_history
 
     anna, boris = two_players
     start = timezone.now() - datetime.timedelta(days=500)
     rows, rating = [], Decimal(1500)
     for index in range(chart.MAX_POINTS + 250):
-        match = finished_match(anna, boris)
+        match = finished_match(anna, boris, counted=False)
         delta = Decimal(index % 5) - 2
         rows.append(RatingChange(
             user=anna, match=match, opponent=boris, opponent_rating=Decimal(1500), before=rating,
             after=rating + delta, delta=delta, length=1, won=delta > 0,
-            created_at=start + datetime.timedelta(hours=index),
+            created_at=start + datetime.timedelta(hours=index), number=index + 1,
         ))  # fmt: skip
         rating += delta
     RatingChange.objects.bulk_create(rows)
-    history = rating_history(anna)
+    history = rating_history(Rating.objects.create(user=anna, history_length=len(rows)))
     assert len(history) <= chart.MAX_POINTS + 1
     assert history[0] == (rows[0].created_at, Decimal(1500))
     assert history[-1] == (rows[-1].created_at, rows[-1].after)
@@ -149,56 +139,32 @@ def test_a_long_history_is_thinned_by_the_database(two_players):
     assert max(gaps) <= 2 * sum(gaps) / len(gaps)
 
 
-def test_match_list_merges_both_seats_newest_first_across_pages(client, two_players):
-    from games.models import Match
-    from games.selectors import PlayerMatches
+def test_a_thinned_history_starts_and_ends_at_the_first_and_last_kept_change(two_players):
+    from ratings.models import Rating, RatingChange
+    from ratings.records import rating_history
 
     anna, boris = two_players
-    carla = make_user("carla", password=None)
-    start = timezone.now() - datetime.timedelta(days=1)
-    made = []
-    for index in range(65):  # anna alternates seats: creator, opponent, ... (three pages of 30)
-        match = finished_match(anna, boris if index % 2 else carla, rated=False)
-        if index % 2:
-            Match.objects.filter(pk=match.pk).update(creator=boris, opponent=anna)
-        Match.objects.filter(pk=match.pk).update(
-            created_at=start + datetime.timedelta(minutes=index)
-        )
-        made.append(match.pk)
-    cancelled = finished_match(anna, boris, rated=False)
-    Match.objects.filter(pk=cancelled.pk).update(status="cancelled")
-    newest_first = made[::-1]
-    listed = PlayerMatches(anna)
-    assert listed.count() == 65
-    assert [m.pk for m in listed[0:30]] + [m.pk for m in listed[30:60]] == newest_first[:60]
-    assert [m.pk for m in listed[60:90]] == newest_first[60:]
-    html = client.get(reverse("profile", args=[anna.username]), {"page": 3}).content.decode()
-    assert re.findall(r'data-match-id="(\d+)"', html) == [str(pk) for pk in newest_first[60:]]
-
-
-def test_the_record_is_counted_once_until_a_game_of_the_player_ends(
-    client, two_players, django_capture_on_commit_callbacks
-):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from games import services
-
-    anna, boris = two_players
-    finished_match(anna, boris)
-    won = lambda html: re.search(r'id="matches-won">(\d+)<', html).group(1)  # noqa: E731
-    with CaptureQueriesContext(connection) as first:
-        assert won(profile(client, anna)) == "1"
-    # A row written behind the services' back: the record stays as it was counted, from the cache
-    # (the aggregates over every match and game are not run again)...
-    finished_match(anna, boris)
-    with CaptureQueriesContext(connection) as second:
-        assert won(profile(client, anna)) == "1"
-    assert len(second) <= len(first) - 2
-    # ...until a game of the player ends through the services, which count everything again.
-    match = services.match_create(creator=anna, turn_seconds=60)
-    services.match_accept(user=boris, match_id=match.pk)
-    with django_capture_on_commit_callbacks(execute=True):
-        services.match_resign(user=boris, match_id=match.pk)
-    assert won(profile(client, anna)) == "3"
-    assert re.search(r'id="matches-lost">3<', profile(client, boris))
+    start = timezone.now() - datetime.timedelta(days=100)
+    total = chart.MAX_POINTS * 3
+    rows = RatingChange.objects.bulk_create(
+        RatingChange(
+            user=anna,
+            match=finished_match(anna, boris, counted=False),
+            opponent=boris,
+            before=Decimal(1500 + index),
+            after=Decimal(1501 + index),
+            delta=Decimal(1),
+            length=1,
+            won=True,
+            created_at=start + datetime.timedelta(hours=index),
+            number=index + 1,
+            reverted_at=timezone.now() if index in (0, 1, total - 1) else None,
+        )  # fmt: skip
+        for index in range(total)
+    )
+    history = rating_history(Rating.objects.create(user=anna, history_length=total))
+    # Numbers 1, 2 and the last were reverted: the chart runs from 3 to the one before the last.
+    assert history[0] == (rows[2].created_at, Decimal(1502))
+    assert history[1] == (rows[2].created_at, Decimal(1503))
+    assert history[-1] == (rows[-2].created_at, rows[-2].after)
+    assert chart.MAX_POINTS - 5 <= len(history) <= chart.MAX_POINTS + 1
