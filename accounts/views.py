@@ -2,7 +2,7 @@ from allauth.account.views import LoginView, SignupView
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -16,19 +16,26 @@ from realtime.language import supported_language
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    from django.core.paginator import Paginator
-
-    from games.selectors import PlayerMatches
+    from games.selectors import MatchKey, player_match_page
     from moderation.eligibility import may_challenge
     from moderation.selectors import blockers_between
     from moderation.services import can_report
     from ratings.records import player_record, rating_deltas
 
     player = get_object_or_404(User, username=username, is_active=True)
+    # The match list's Newer and Older links name the match they continue from (keyset paging).
+    older, newer = request.GET.get("older"), request.GET.get("newer")
+    try:
+        if older is not None and newer is not None:
+            raise ValueError("older and newer")
+        older_than = MatchKey.parse(older) if older is not None else None
+        newer_than = MatchKey.parse(newer) if newer is not None else None
+    except ValueError:
+        return HttpResponseBadRequest(_("This link to a page of the match list is not valid."))
     record = player_record(player, viewer=request.user)
-    page = Paginator(PlayerMatches(player), 30).get_page(request.GET.get("page"))
-    deltas = rating_deltas(player, [match.pk for match in page])
-    for match in page:
+    page = player_match_page(player, older_than=older_than, newer_than=newer_than)
+    deltas = rating_deltas(player, [match.pk for match in page.matches])
+    for match in page.matches:
         match.rating_delta = deltas.get(match.pk)
     viewer = request.user
     signed_in = viewer.is_authenticated and viewer.pk != player.pk

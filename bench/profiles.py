@@ -24,14 +24,15 @@ import sys
 import time
 from pathlib import Path
 
-PAGE_SIZE = 30  # the profile's match list
-
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=100_000, help="the player's and the bot's")
     parser.add_argument("--opponents", type=int, default=2_000)
     parser.add_argument("--requests", type=int, default=20, help="per page")
+    parser.add_argument(
+        "--explain", action="store_true", help="also the rows each page's scans read, cold"
+    )
     arguments = parser.parse_args()
     from config.embedded import EmbeddedServices
 
@@ -96,11 +97,13 @@ WHERE m.invite_token LIKE %(token)s || '%%'
 """
 SEED_CHANGES = """
 INSERT INTO {change} (user_id, match_id, opponent_id, opponent_rating, before, after, delta,
-                      length, won, created_at)
+                      length, won, created_at, number)
 SELECT CASE WHEN side = 0 THEN m.creator_id ELSE m.opponent_id END,
        m.id,
        CASE WHEN side = 0 THEN m.opponent_id ELSE m.creator_id END,
-       1500, 1500, 1500 + d, d, m.length, d > 0, m.finished_at
+       1500, 1500, 1500 + d, d, m.length, d > 0, m.finished_at,
+       row_number() OVER (PARTITION BY CASE WHEN side = 0 THEN m.creator_id ELSE m.opponent_id END
+                          ORDER BY m.finished_at, m.id)
 FROM {match} m, generate_series(0, 1) AS side,
      LATERAL (SELECT CASE WHEN (side = 0) = (m.winner_id = m.creator_id)
                           THEN 8.5::numeric ELSE -8.5::numeric END AS d) AS x
@@ -122,6 +125,9 @@ def table(model) -> str:
 
 def seed(arguments: argparse.Namespace, prefix: str) -> tuple[int, int]:
     """Returns the hero's and the bot's user ids."""
+    from importlib import import_module
+
+    from django.apps import apps
     from django.db import connection, transaction
 
     from accounts.models import User
@@ -145,6 +151,10 @@ def seed(arguments: argparse.Namespace, prefix: str) -> tuple[int, int]:
                 print(f"seeded {cursor.rowcount:>9,} {label} {what} in "
                       f"{time.perf_counter() - began:.1f} s")  # fmt: skip
         cursor.execute(SEED_RATINGS.format(**names), {"prefix": prefix})
+        began = time.perf_counter()
+        # The profile's counts, filled as the migration that introduced them fills them.
+        import_module("ratings.migrations.0006_profile_counts").fill(apps, connection)
+        print(f"counted the records in {time.perf_counter() - began:.1f} s")
     began = time.perf_counter()
     with connection.cursor() as cursor:
         for name in names.values():
@@ -154,8 +164,42 @@ def seed(arguments: argparse.Namespace, prefix: str) -> tuple[int, int]:
 
 
 def deep_page(player, position: int) -> dict[str, str]:
-    """The query string of the match list's page holding the player's position-th newest match."""
-    return {"page": str(position // PAGE_SIZE + 1)}
+    """The query string of the match list's page after the player's position-th newest match
+    (the page its Older link leads to)."""
+    from django.db.models import Q
+
+    from games.models import Match, MatchStatus
+    from games.selectors import MatchKey
+
+    listed = Match.objects.filter(Q(creator=player) | Q(opponent=player)).exclude(
+        status=MatchStatus.CANCELLED
+    )
+    key = listed.order_by("-created_at", "-pk").values_list("created_at", "pk")[position - 1]
+    return {"older": MatchKey(*key).text}
+
+
+def rows_read(queries) -> dict[str, int]:
+    """Per table, the rows the scans of these queries returned (EXPLAIN ANALYZE, run again)."""
+    import json
+
+    from django.db import connection
+
+    read: dict[str, int] = {}
+
+    def walk(node) -> None:
+        if "Relation Name" in node:
+            name = node["Relation Name"]
+            read[name] = read.get(name, 0) + node["Actual Rows"] * node["Actual Loops"]
+        for child in node.get("Plans", []):
+            walk(child)
+
+    with connection.cursor() as cursor:
+        for query in queries:
+            if query["sql"].lstrip().upper().startswith(("SELECT", "(", "WITH")):
+                cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {query['sql']}")
+                plan = cursor.fetchone()[0]
+                walk((json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"])
+    return read
 
 
 def measure(arguments: argparse.Namespace) -> int:
@@ -191,6 +235,7 @@ def measure(arguments: argparse.Namespace) -> int:
     print(f"\n{arguments.matches:,} matches each; DEBUG={settings.DEBUG}; "
           f"{arguments.requests} requests per page; times in ms")  # fmt: skip
     print(f"{'page':<36} {'cache':<5} {'p50':>7} {'p95':>7} {'max':>7} {'queries':>8}")
+    explained = []
     for label, client, player, query in pages:
         path = f"/@/{player.username}"
         for cold in (True, False):
@@ -210,6 +255,13 @@ def measure(arguments: argparse.Namespace) -> int:
             p95 = times[max(0, int(len(times) * 0.95) - 1)]
             print(f"{label:<36} {'cold' if cold else 'warm':<5} {statistics.median(times):>7.1f} "
                   f"{p95:>7.1f} {times[-1]:>7.1f} {len(queries):>8}")  # fmt: skip
+            if cold:
+                explained.append((label, queries.captured_queries))
+    for label, queries in explained if arguments.explain else []:
+        read = sorted(rows_read(queries).items(), key=lambda item: -item[1])
+        print(f"rows read, {label}: " + ", ".join(f"{name} {rows:,}" for name, rows in read))
+        slowest = max(queries, key=lambda query: float(query["time"]))
+        print(f"  slowest query {float(slowest['time']) * 1000:.1f} ms: {slowest['sql'][:160]}")
     return 0
 
 
