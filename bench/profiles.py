@@ -3,7 +3,10 @@ one rated) and a bot with 100,000 matches against the computer; every kind of pr
 timed: someone else's view and the player's own, signed out, the first and a deep page of the
 match list, the bot's. Each page is timed warm (its caches filled by the request before) and cold
 (the cache emptied before each request, as after a match of the player ended). The goal is every
-page under 50 ms whatever the player's match count (issue 25).
+page under 50 ms whatever the player's match count (issue 25). Besides the wall times, "cpu" is
+this process's CPU time per request (Django, the template, the test client) and "db" the time
+spent waiting for PostgreSQL's answers (Django's own timing of each statement): on a busy machine
+the wall time also measures the other processes.
 
     .venv/bin/python -m bench.profiles --matches 100000
 
@@ -234,27 +237,31 @@ def measure(arguments: argparse.Namespace) -> int:
     ]
     print(f"\n{arguments.matches:,} matches each; DEBUG={settings.DEBUG}; "
           f"{arguments.requests} requests per page; times in ms")  # fmt: skip
-    print(f"{'page':<36} {'cache':<5} {'p50':>7} {'p95':>7} {'max':>7} {'queries':>8}")
+    print(f"{'page':<36} {'cache':<5} {'p50':>7} {'p95':>7} {'max':>7} {'cpu p50':>7} "
+          f"{'db p50':>7} {'queries':>8}")  # fmt: skip
     explained = []
     for label, client, player, query in pages:
         path = f"/@/{player.username}"
         for cold in (True, False):
             client.get(path, query, secure=secure)  # warm the connection and the caches
-            times = []
+            times, cpu, database = [], [], []
             for _ in range(arguments.requests):
                 if cold:
                     cache.clear()  # as after a match of the player ended
                 with CaptureQueriesContext(connection) as queries:
-                    began = time.perf_counter()
+                    began, began_cpu = time.perf_counter(), time.process_time()
                     response = client.get(path, query, secure=secure)
                     times.append((time.perf_counter() - began) * 1000)
+                    cpu.append((time.process_time() - began_cpu) * 1000)
+                database.append(sum(float(query["time"]) for query in queries) * 1000)
                 if response.status_code != 200 or b"data-match-id" not in response.content:
                     print(f"{label}: HTTP {response.status_code}, or no match listed")
                     return 1
             times.sort()
             p95 = times[max(0, int(len(times) * 0.95) - 1)]
             print(f"{label:<36} {'cold' if cold else 'warm':<5} {statistics.median(times):>7.1f} "
-                  f"{p95:>7.1f} {times[-1]:>7.1f} {len(queries):>8}")  # fmt: skip
+                  f"{p95:>7.1f} {times[-1]:>7.1f} {statistics.median(cpu):>7.1f} "
+                  f"{statistics.median(database):>7.1f} {len(queries):>8}")  # fmt: skip
             if cold:
                 explained.append((label, queries.captured_queries))
     for label, queries in explained if arguments.explain else []:
