@@ -3,7 +3,7 @@ one rated) and a bot with 100,000 matches against the computer; every kind of pr
 timed: someone else's view and the player's own, signed out, the first and a deep page of the
 match list, the bot's. Each page is timed warm (its caches filled by the request before) and cold
 (the cache emptied before each request, as after a match of the player ended). The goal is every
-page under 50 ms whatever the player's match count (issue 25). Besides the wall times, "cpu" is
+page under 50 ms whatever the player's match count. Besides the wall times, "cpu" is
 this process's CPU time per request (Django, the template, the test client) and "db" the time
 spent waiting for PostgreSQL's answers (Django's own timing of each statement): on a busy machine
 the wall time also measures the other processes.

@@ -1,6 +1,6 @@
 """A player's record for the profile page (issue #13): rating, peak, history chart, results,
 mars given and taken, timeouts, abandoned matches, win rate per rule set, head-to-head. Reads
-only, and the same few indexed reads however many matches the player has (issue 25): the counts
+only, and the same few indexed reads however many matches the player has: the counts
 are kept by ratings/counts.py, the chart picks its points by number.
 """
 

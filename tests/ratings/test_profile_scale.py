@@ -1,4 +1,4 @@
-"""A profile's cost does not grow with the player's match count (issue 25): the match list is
+"""A profile's cost does not grow with the player's match count: the match list is
 keyset-paged (games.selectors.player_match_page), the record is read from counters
 (ratings/counts.py), the chart picks its points by number. Checked by what PostgreSQL reads: each
 statement the page ran is run again under EXPLAIN ANALYZE (the tables analyzed, sequential scans

@@ -1,5 +1,5 @@
 """The profile's counts (ratings/counts.py) stay equal to counting every match again, as the
-profile did on each view before (issue 25): after wins, losses, timeouts, aborts (not counted),
+profile did on each view before: after wins, losses, timeouts, aborts (not counted),
 annulments, a guest's sign-up, and matches ending at once."""
 
 from __future__ import annotations
