@@ -55,7 +55,6 @@ NOT_YET_CLEANED: set[str] = {
     "tests/integration/test_production_drills.py",
     "tests/pairing/test_hooks.py",
     "tests/ratings/test_migration.py",
-    "tests/ratings/test_profile.py",
 }
 
 
