@@ -3,6 +3,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
+from accounts.models import User
 from accounts.usernames import validate_username
 from realtime.language import supported_language, user_language
 
@@ -26,8 +27,6 @@ class AccountAdapter(DefaultAccountAdapter):
     def new_user(self, request: HttpRequest):
         """Signing up from a guest session turns the guest's own row into the new account, so
         its matches and history stay its own; everyone else gets a new row."""
-        from accounts.models import User
-
         current = getattr(request, "user", None)
         if current is not None and current.is_authenticated and current.is_guest:
             return User.objects.get(pk=current.pk, is_guest=True)
@@ -40,8 +39,6 @@ class AccountAdapter(DefaultAccountAdapter):
         return super().save_user(request, user, form, commit=commit)
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
-        from accounts.models import User
-
         recipient = context.get("user")
         if recipient is None:
             recipient = User.objects.filter(email__iexact=email).first()

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from pairing.services import pools_sweep
+
 
 @shared_task(name="pairing.sweep_pools", ignore_result=True, expires=5)
 def sweep_pools() -> dict[str, int]:
-    from pairing.services import pools_sweep
-
     return pools_sweep()

@@ -25,6 +25,7 @@ from django.db.models.lookups import GreaterThanOrEqual, LessThan
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import User
 from ratings import elo
 from ratings.models import NEW_PLAYER, Period, PeriodWins, Rating, ShownRating
 from ratings.services import period_starts
@@ -204,8 +205,6 @@ def board_find(board: Board, name: str) -> Any | None:
     """The board row of the player called `name`: exactly, else the best-placed one of the first
     SEARCH_CANDIDATES players whose name starts so, ignoring case. The players are looked up
     first, then only their rows on the board (so the board is never scanned for a name)."""
-    from accounts.models import User
-
     exact = list(User.objects.filter(username=name).values_list("pk", flat=True))
     candidates = exact or list(
         User.objects.filter(username__istartswith=name).values_list("pk", flat=True)[

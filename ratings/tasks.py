@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from ratings.selectors import BOARDS
+
 
 @shared_task(name="ratings.refresh_boards", ignore_result=True)
 def refresh_boards() -> int:
-    from ratings.selectors import BOARDS
-
     for board in BOARDS.values():
         board.refresh_page_starts()
     return len(BOARDS)

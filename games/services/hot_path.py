@@ -25,7 +25,9 @@ from typing import Any
 from django.db import connection
 from django.db.models import Model
 
+from accounts.models import User
 from games.models import Game, Match
+from ratings.models import Rating
 
 
 @dataclass(frozen=True)
@@ -50,9 +52,6 @@ def _columns(model: type[Model], alias: str) -> str:
 
 @cache
 def _statements() -> tuple[str, str]:
-    from accounts.models import User
-    from ratings.models import Rating
-
     match_table, game_table = _quote(Match._meta.db_table), _quote(Game._meta.db_table)
     user_table, rating_table = _quote(User._meta.db_table), _quote(Rating._meta.db_table)
     match_of_game = _quote(Game._meta.get_field("match").column)
