@@ -89,7 +89,7 @@ def match_snapshot(match_id: int) -> Snapshot | None:
 
     The three reads (match, current game, move log) run in one REPEATABLE READ transaction, so
     they see one instant: read one by one, a command committed between them gave a snapshot
-    labelled v holding the game of v+k, and the client appended the same turn twice (issue 10).
+    labelled v holding the game of v+k, and the client appended the same turn twice.
     """
     with transaction.atomic():
         with connection.cursor() as cursor:
@@ -195,7 +195,7 @@ def challenges_visible(
     open_list: list[dict[str, Any]], *, username: str | None, rating: int | None
 ) -> list[dict[str, Any]]:
     """The open challenges a viewer may accept (their rating inside each one's range), and their
-    own; everyone's for a visitor who is not signed in (issue 15)."""
+    own; everyone's for a visitor who is not signed in."""
     from games.services.lifecycle import rating_in_range
 
     if rating is None:

@@ -24,7 +24,7 @@ INITIAL_RATING = int(elo.INITIAL_RATING)  # the whole number shown before a firs
 
 class ShownRating(NamedTuple):
     """A rating as pages and sockets show it: the whole number, and whether it is provisional
-    (shown with "?", issue #13)."""
+    (shown with "?", ratings/elo.py PROVISIONAL_EXPERIENCE)."""
 
     value: int
     provisional: bool

@@ -3,7 +3,7 @@
 Both lock the players' Rating rows (`select_for_update`, in user-id order so two matches ending at
 once cannot deadlock) and only then look at the match's history rows: whoever comes second waits
 for the first to commit and then sees its rows, so a match is applied (or reverted) exactly once
-whatever calls it, from however many threads (issue #13).
+whatever calls it, from however many threads (a Celery worker's and a socket's at once).
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ def _count_period(user_id: int, moment: datetime.datetime, *, won: bool, sign: i
 
 
 def _against_bot(user_ids: list[int]) -> bool:
-    """A match against the computer moves ratings but stays out of the wins boards' counters
-    (issue #16): bots never appear there, and beating them is no achievement to rank."""
+    """A match against the computer moves ratings but stays out of the wins boards' counters:
+    bots never appear there, and beating them is no achievement to rank."""
     from accounts.models import User
 
     return User.objects.filter(pk__in=user_ids, is_bot=True).exists()
@@ -128,7 +128,7 @@ def _applied(change: RatingChange) -> Applied:
 
 
 def rating_revert_match(*, match_id: int) -> int:
-    """Take back a match's rating changes exactly (an annulled match, issue #14): each player's
+    """Take back a match's rating changes exactly (an annulled match): each player's
     rating loses that match's delta, experience its length, the matches and wins counters (all
     time, week and month) that match. Changes made by later matches stay as they were (they are
     not recomputed). The match, rated or not, also leaves both players' records

@@ -55,7 +55,7 @@ class Match(models.Model):
         null=True, blank=True, verbose_name=_("opponent (seat 1)"),
     )  # fmt: skip
     private = models.BooleanField(_("private invite"), default=False)
-    # A direct challenge (issue 15): a private challenge only this player may accept; it lapses
+    # A direct challenge: a private challenge only this player may accept; it lapses
     # at `expires_at` (games/services/challenges.py).
     invited = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received",
@@ -121,7 +121,7 @@ class Match(models.Model):
         null=True, blank=True,
     )  # fmt: skip
     end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
-    # Who aborted the match before it really started (issue 15), for the abort warning.
+    # Who aborted the match before it really started, for the abort warning.
     aborted_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     rematch_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)
     rematch_declined = models.BooleanField(default=False)

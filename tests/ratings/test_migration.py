@@ -1,4 +1,4 @@
-"""Migration 0002 keeps existing ratings and history (issue #13: existing rows must survive)."""
+"""Migration 0002 keeps existing ratings and history (no player loses a rating)."""
 
 from __future__ import annotations
 
