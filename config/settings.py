@@ -16,6 +16,7 @@ import dj_database_url
 from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -198,6 +199,17 @@ CELERY_RESULT_BACKEND = celery_redis_url(REDIS_URL)
 CELERY_TASK_DEFAULT_QUEUE = (
     per_test_worker(os.environ["CELERY_QUEUE"]) if os.environ.get("CELERY_QUEUE") else REDIS_PREFIX
 )
+# The computer's moves have their own queue, so a Bot-Master turn (up to a second of CPU) never
+# waits in front of a turn's deadline: production runs one worker per queue (README
+# "Production"); a worker started without -Q (`make run`, the tests) consumes both. The name
+# extends the default queue's, so each test run (config/launcher.py) and each test process
+# (per_test_worker) keeps its own.
+CELERY_BOT_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.bots"
+CELERY_TASK_QUEUES = [Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_BOT_QUEUE)]
+CELERY_TASK_ROUTES = {
+    "games.bot_act": {"queue": CELERY_BOT_QUEUE},
+    "games.nudge_bots": {"queue": CELERY_BOT_QUEUE},
+}
 CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:celery:"}
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:celery:"}
 CELERY_RESULT_EXPIRES = 3600

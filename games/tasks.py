@@ -9,6 +9,8 @@
 - `expire_challenge` / `expire_challenges`: a direct challenge lapses after two minutes (the task
   scheduled for it, the beat sweep every 10 s in case it was lost).
 - `close_stale_matches` closes matches nobody touches any more (services.matches_close_stale).
+- `bot_act` / `nudge_bots`: the computer's moves, routed to their own queue (settings
+  `CELERY_BOT_QUEUE`), so a Bot-Master turn never waits in front of a deadline's task.
 """
 
 from __future__ import annotations
