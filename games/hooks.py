@@ -1,7 +1,18 @@
 """What games' pages need from the apps above it (chat, pairing), which games never imports: they
-fill these hooks in their `AppConfig.ready()` (config/hooks.py; README, "Architecture")."""
+fill these hooks in their `AppConfig.ready()` (config/hooks.py; README, "Architecture"); and
+what games announces to them.
+"""
+
+from django.dispatch import Signal
 
 from config.hooks import Hook
+
+# Sent after commit whenever a match starts (an accepted challenge, a pool pairing, a rematch, a
+# match against the computer: games/services/starts.py) with `match_id` and `player_ids` (the
+# people seated; bots have no waits): pairing takes those players out of its pools, so nobody
+# waits for a second match while playing one. Receivers run after the start's commit, outside
+# its locks; one that raises is logged and the match has started all the same.
+match_started = Signal()
 
 # (user or None) -> the Play page's quick-pairing card (pairing.selectors.play_page_pairing).
 play_page_pairing = Hook("games.play_page_pairing")

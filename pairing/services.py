@@ -237,7 +237,10 @@ def pool_pair(*, pool: Pool) -> int:
             if pair.needs_confirmation:
                 _propose(first, second, now)
             else:
-                _start(pool, first, second, now)
+                try:
+                    _start(pool, first, second, now)
+                except CommandError:  # one started a match another way meanwhile: not paired,
+                    continue  # nothing written; pairing/hook_answers.py takes them out
     return len(pairs)
 
 

@@ -6,7 +6,9 @@ rules are decided by the pure engine (games/rules/match), the rows are written t
 and the versioned events are published after commit. A refused command raises `CommandError` and
 changes nothing.
 
-- `lifecycle.py`: create, accept, cancel, a client seed, a paired match's start, rematch;
+- `lifecycle.py`: create, accept, cancel, a client seed, a paired match's start;
+- `rematch.py`: offer, accept or decline a rematch;
+- `starts.py`: one match at a time per player, shared by every path that starts a match;
 - `endings.py`: resign or leave, claim an abandoned match, abort, the end of a banned player's
   matches;
 - `play.py`: roll, step, undo, and the cube's double, take and drop;
@@ -32,8 +34,6 @@ from games.services.lifecycle import (
     match_cancel,
     match_client_seed,
     match_create,
-    match_rematch_decline,
-    match_rematch_offer,
 )
 from games.services.play import (
     game_cube_double,
@@ -43,6 +43,7 @@ from games.services.play import (
     game_step_play,
     game_turn_undo,
 )
+from games.services.rematch import match_rematch_decline, match_rematch_offer
 from realtime.errors import CommandError
 
 __all__ = [

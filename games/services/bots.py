@@ -1,10 +1,15 @@
-"""Playing the computer (issue #16): a match against a bot account, and the bot's own moves.
+"""Playing the computer: a match against a bot account, and the bot's own moves.
 
 Bots are real accounts (`User.is_bot`, one per level of games/rules/bots.py) and act through the
-same engine operations as people, one step per Celery task (games/tasks.py `bot_act`), scheduled
-after commit by `Locked.save` whenever a bot is to move or to answer a rematch, with a short pause
-(`BOT_STEP_SECONDS`, longer before a turn's first step: `BOT_THINK_SECONDS`). Each command locks
-the Match row and does nothing when the match has moved on since it was scheduled (its version).
+same engine operations as people, one step per Celery task (games/tasks.py `bot_act`, on the bots'
+own queue so it never delays a deadline), scheduled after commit by `Locked.save` whenever a bot
+is to move or to offer a rematch, with a short pause (`BOT_STEP_SECONDS`, longer before a turn's
+first step: `BOT_THINK_SECONDS`). Each command locks the Match row and does nothing when the match
+has moved on since it was scheduled (its version). A person's rematch offer is accepted at once
+by games/services/rematch.py, so no offer waits for a bot task.
+
+One match at a time per person, the computer's included: every start goes through
+games/services/starts.py (a new match here, or a rematch).
 """
 
 from __future__ import annotations
@@ -25,12 +30,9 @@ from games.rules import Board, RuleSet, Side, StepSequence, choose_rest_of_turn
 from games.rules import match as engine
 from games.rules.bots import LEVELS, choose_bot_turn
 from games.services.context import Locked, locked
-from games.services.lifecycle import (
-    begin_first_game,
-    chosen_rules,
-    client_seed_or_new,
-    match_rematch_offer,
-)
+from games.services.lifecycle import begin_first_game, chosen_rules, client_seed_or_new
+from games.services.rematch import match_rematch_record_offer
+from games.services.starts import match_started, players_lock, refuse_if_playing
 from realtime.errors import CommandError
 
 BOT_NAMES = {"beginner": "Bot-Beginner", "club": "Bot-Club", "master": "Bot-Master"}
@@ -71,12 +73,11 @@ def match_create_vs_bot(
     client_seed: str | None = None,
 ) -> Match:
     """A match against the bot of ``level``, started at once (casual unless ``rated``; guests
-    play casual only). One unfinished match against the computer per player. Locks the player's
-    row, then the new match row. ``client_seed`` is the person's browser's (games/fairness); the
-    bot's is drawn by the server (it has no browser). The server seed is the one the person's page
-    committed to before the form was sent (games/next_seed.py)."""
-    from accounts.models import User
-
+    play casual only). One unfinished match against the computer per player, and no other match
+    meanwhile (games/services/starts.py). Takes the player's start lock, then the new match
+    row. ``client_seed`` is the person's browser's (games/fairness); the bot's is drawn by the
+    server (it has no browser). The server seed is the one the person's page committed to before
+    the form was sent (games/next_seed.py)."""
     if user.is_bot:
         raise CommandError("not_a_player", _("Bots do not challenge each other here."))
     if rated and not user.may_play_rated:
@@ -88,7 +89,7 @@ def match_create_vs_bot(
     seed = client_seed_or_new(client_seed)
     bot = bot_account(level)
     with transaction.atomic():
-        User.objects.select_for_update().filter(pk=user.pk).first()  # one create at a time
+        players_lock([user.pk])  # one start at a time (starts.py)
         playing = Match.objects.filter(
             Q(creator=user, opponent__is_bot=True) | Q(opponent=user, creator__is_bot=True),
             status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE],
@@ -99,6 +100,7 @@ def match_create_vs_bot(
                 _("You are already playing the computer (match #%(id)s): finish it first.")
                 % {"id": playing.pk},
             )
+        refuse_if_playing([user.pk])
         match = Match.objects.create(
             creator=user, opponent=bot, private=True, rule_set_name=rule_set_name,
             turn_seconds=turn_seconds or None, reserve_seconds=reserve_seconds, rated=rated,
@@ -109,6 +111,7 @@ def match_create_vs_bot(
         context = locked(match.pk)
         begin_first_game(context)
         context.save()
+        match_started(context, [user.pk])
     return context.match
 
 
@@ -139,21 +142,22 @@ def _bot_seat(context: Locked) -> int | None:
 
 
 def rematch_due(context: Locked) -> bool:
-    """A finished match with a bot in it, no rematch yet, none declined and none the bot
-    offered already: the bot offers one, or accepts the person's."""
+    """A finished match with a bot in it, no rematch yet, none declined and none offered: the
+    bot offers one. (A person's offer never waits for the bot: games/services/rematch.py accepts
+    it at once.)"""
     match = context.match
     if match.status != MatchStatus.FINISHED or match.end_reason == EndReason.ABORTED:
         return False
     if match.rematch_id is not None or match.rematch_declined:
         return False
     bots = [seat for seat in (0, 1) if match.player_id(seat) in context.bot_levels]
-    return len(bots) == 1 and match.rematch_offered_by != bots[0]
+    return len(bots) == 1 and match.rematch_offered_by is None
 
 
 def bot_act(*, match_id: int, version: int) -> None:
     """The bot does its next thing in this match: roll, play one step of its planned turn, or
-    offer (accept) a rematch. Locks the match row; does nothing when the version has moved on
-    or it is not the bot's to act."""
+    offer a rematch. Locks the match row; does nothing when the version has moved on or it is
+    not the bot's to act."""
     with transaction.atomic():
         try:
             context = locked(match_id)
@@ -164,10 +168,9 @@ def bot_act(*, match_id: int, version: int) -> None:
             return
         bot_id = context.match.player_id(seat)
         if context.match.status == MatchStatus.FINISHED:
-            from accounts.models import User
-
-            # The same service as a person's rematch button (it locks the row we hold again).
-            match_rematch_offer(user=User.objects.get(pk=bot_id), match_id=match_id)
+            # An offer starts nothing: the person's acceptance is the start (rematch.py).
+            match_rematch_record_offer(context, seat=seat, client_seed=new_client_seed())
+            context.save()
             return
         game = context.game
         # The person's standing choices (roll for me, play forced turns) apply once the bot's

@@ -1,9 +1,10 @@
-"""A match's life outside the board: create, accept or cancel a challenge, start, rematch (its
-endings are games/services/endings.py).
+"""A match's life outside the board: create, accept or cancel a challenge, start (the rematch
+is games/services/rematch.py, the endings games/services/endings.py).
 
-Each command opens `transaction.atomic()` and locks the Match row first (`context.locked`); the
-rules of what happens are the engine's (games/rules/match), a refused command raises
-`CommandError` and changes nothing.
+Each command opens `transaction.atomic()` and locks the Match row (`context.locked`); one that
+may start a match first takes its players' start locks (games/services/starts.py: one match at a
+time per player). The rules of what happens are the engine's (games/rules/match), a refused
+command raises `CommandError` and changes nothing.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import presence
-from games.fairness import is_client_seed, new_client_seed, new_server_seed
-from games.models import EndReason, Match, MatchStatus, TimeControl, rule_columns
+from games.fairness import is_client_seed, new_client_seed
+from games.models import Match, MatchStatus, TimeControl, rule_columns
 from games.next_seed import take_next_seed
 from games.rules import RuleSet, rule_set
 from games.rules import match as engine
 from games.services.context import Locked, locked
+from games.services.starts import match_started, people_of, players_lock, refuse_if_playing
 from ratings.selectors import ratings_of
 from realtime.errors import CommandError
 
@@ -37,7 +39,7 @@ def refuse_if_banned(user) -> None:
         raise CommandError("banned", _("Your account is banned from play."))
 
 
-def _refuse_if_blocked(a_id: int, b_id: int) -> None:
+def refuse_if_blocked(a_id: int, b_id: int) -> None:
     """No challenge, accept or rematch between players when either blocks the other."""
     from moderation.selectors import blocked_between
 
@@ -227,10 +229,14 @@ def match_accept(
     *, user, match_id: int, token: str | None = None, client_seed: str | None = None
 ) -> Match:
     """A second player takes the open seat (with their browser's client seed); the first game
-    starts with the opening roll. Locks the match row, so two players accepting at once cannot
-    both get the seat."""
+    starts with the opening roll, and both players' other open challenges and pool waits end.
+    Takes both players' start locks (games/services/starts.py: one tab of a player accepting
+    two challenges at once gets one match), then the match row, so two players accepting at once
+    cannot both get the seat."""
     seed = client_seed_or_new(client_seed)
     with transaction.atomic():
+        people = people_of(match_id, user.pk)
+        players_lock(people)
         context = locked(match_id)
         match = context.match
         if match.status != MatchStatus.OPEN:
@@ -246,7 +252,7 @@ def match_accept(
         if not user.is_active:
             raise CommandError("not_a_player", _("This account is not active."))
         refuse_if_banned(user)
-        _refuse_if_blocked(match.creator_id, user.pk)
+        refuse_if_blocked(match.creator_id, user.pk)
         if match.rated and not user.may_play_rated:
             raise CommandError(
                 "guest_not_rated", _("Guests play casual games; sign up to play rated.")
@@ -256,6 +262,7 @@ def match_accept(
             raise CommandError(
                 "outside_range", _("Your rating is outside the range this challenge asks for.")
             )
+        refuse_if_playing(people, asking=user.pk)
         match.opponent = user
         match.client_seed_opponent = seed
         # The accepting player's own instance is left as it came (no rating cached on it).
@@ -265,6 +272,7 @@ def match_accept(
         )  # fmt: skip
         begin_first_game(context)
         context.save()
+        match_started(context, people)
     return match
 
 
@@ -293,11 +301,16 @@ def match_start_paired(
     server_seed: str,
 ) -> Match:
     """A match between two players the pairing pool matched (pairing/services.py), started at
-    once with the opening roll like a rematch. Call inside the pairing transaction. The client
+    once with the opening roll like a rematch. Call inside the pairing transaction: it takes
+    both players' start locks and refuses with `in_a_match` when one of them started a match
+    another way meanwhile (games/services/starts.py), changing nothing. The client
     seeds are both players' browsers' (sent when they joined the pool); ``server_seed`` is the
     first joiner's, committed on their Play page before either client seed was sent
     (games/next_seed.py)."""
     rules = rule_set(rule_set_name, match_length=length)
+    people = [first_id, second_id]
+    players_lock(people)
+    refuse_if_playing(people)
     match = Match.objects.create(
         creator_id=first_id, opponent_id=second_id, private=True, rule_set_name=rule_set_name,
         turn_seconds=turn_seconds, rated=rated, client_seed_creator=client_seeds[0],
@@ -306,70 +319,5 @@ def match_start_paired(
     context = locked(match.pk)
     begin_first_game(context)
     context.save()
+    match_started(context, people)
     return context.match
-
-
-def match_rematch_offer(*, user, match_id: int, client_seed: str | None = None) -> Match:
-    """Offer a rematch, or accept the opponent's offer (a new match, same settings, both
-    players seated, opening roll at once; its id is `match.rematch_id`). Each player's
-    ``client_seed`` comes with their command; the rematch's server seed is drawn with the offer
-    and its hash published then, before the accepting player's seed exists (games/fairness).
-    Locks the match row."""
-    seed = client_seed_or_new(client_seed)
-    with transaction.atomic():
-        context = locked(match_id)
-        match = context.match
-        seat = context.seat_of(user)
-        if match.status != MatchStatus.FINISHED or match.end_reason == EndReason.ABORTED:
-            raise CommandError("match_not_finished", _("A rematch is offered after the match."))
-        if match.rematch_id is not None:
-            raise CommandError("match_not_finished", _("The rematch has already started."))
-        refuse_if_banned(user)
-        _refuse_if_blocked(match.creator_id, match.opponent_id)  # type: ignore[arg-type]
-        if match.rematch_offered_by is None or match.rematch_offered_by == seat:
-            match.rematch_offered_by = seat
-            match.rematch_client_seed = seed
-            match.rematch_server_seed = match.rematch_server_seed or new_server_seed()
-            match.rematch_declined = False
-            context.record("rematch", {"offered_by": seat})
-            context.save()
-            return match
-        new_match = Match.objects.create(
-            creator_id=match.player_id(seat),
-            opponent_id=match.player_id(1 - seat),
-            private=True,
-            rule_set_name=match.rule_set_name,
-            turn_seconds=match.turn_seconds,
-            reserve_seconds=match.reserve_seconds,
-            time_control=match.time_control,
-            rated=match.rated,
-            client_seed_creator=seed,
-            client_seed_opponent=match.rematch_client_seed or new_client_seed(),
-            server_seed=match.rematch_server_seed or new_server_seed(),
-            **rule_columns(match.rules),
-        )
-        rematch = locked(new_match.pk)
-        begin_first_game(rematch)
-        rematch.save()
-        match.rematch = new_match
-        match.rematch_offered_by = None
-        match.rematch_client_seed = match.rematch_server_seed = ""
-        context.record("rematch", {"match_id": new_match.pk})
-        context.save()
-    return match
-
-
-def match_rematch_decline(*, user, match_id: int) -> Match:
-    """Decline the opponent's rematch offer, or withdraw one's own. Locks the match row."""
-    with transaction.atomic():
-        context = locked(match_id)
-        seat = context.seat_of(user)
-        match = context.match
-        if match.rematch_offered_by is None:
-            raise CommandError("match_not_finished", _("There is no rematch offer."))
-        match.rematch_offered_by = None
-        match.rematch_client_seed = match.rematch_server_seed = ""
-        match.rematch_declined = True
-        context.record("rematch", {"declined_by": seat})
-        context.save()
-    return match

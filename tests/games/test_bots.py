@@ -8,6 +8,7 @@ import threading
 
 import pytest
 from django.db import connection
+from django.db.models import Q
 
 from games import services
 from games.models import Match, MatchStatus, Turn
@@ -122,13 +123,12 @@ def test_the_bot_offers_a_rematch_and_accepts_the_persons(fixed_dice):
     services.match_rematch_offer(user=person, match_id=match.pk)
     match.refresh_from_db()
     assert match.rematch is not None and match.rematch.status == MatchStatus.ACTIVE
-    # And the other way round: the person offers, the bot accepts.
+    # And the other way round: the person offers, the bot accepts at once (no task waits).
     services.match_resign(user=person, match_id=match.rematch_id)
     services.match_rematch_offer(user=person, match_id=match.rematch_id)
     second = Match.objects.get(pk=match.rematch_id)
-    bot_act(match_id=second.pk, version=second.version)
-    second.refresh_from_db()
-    assert second.rematch is not None
+    assert second.rematch is not None and second.rematch.status == MatchStatus.ACTIVE
+    assert second.rematch.creator.is_bot  # the accepting side takes seat 0, as between people
 
 
 def test_a_declined_rematch_is_not_offered_again(fixed_dice):
@@ -154,13 +154,114 @@ def test_one_match_against_the_computer_at_a_time(fixed_dice):
     services.match_resign(user=person, match_id=first.pk)
     # A rematch the bot accepted has the bot in seat 0: it counts too.
     services.match_rematch_offer(user=person, match_id=first.pk)
-    bot_act(match_id=first.pk, version=Match.objects.get(pk=first.pk).version)
     rematch = Match.objects.get(pk=first.pk).rematch
     assert rematch.creator.is_bot and rematch.opponent_id == person.pk
     with pytest.raises(services.CommandError):
         services.match_create_vs_bot(user=person, level="master")
     services.match_resign(user=person, match_id=rematch.pk)
     services.match_create_vs_bot(user=person, level="master")
+
+
+def _finished_with_the_bots_offer(person, level: str = "master") -> Match:
+    """A match against the computer the person resigned, and the bot's rematch offer on it."""
+    match = services.match_create_vs_bot(user=person, level=level)
+    services.match_resign(user=person, match_id=match.pk)
+    match.refresh_from_db()
+    bot_act(match_id=match.pk, version=match.version)
+    match.refresh_from_db()
+    assert match.rematch_offered_by == _bot_seat(match)
+    return match
+
+
+def _live_bot_matches(person) -> int:
+    return Match.objects.filter(
+        Q(creator=person, opponent__is_bot=True) | Q(opponent=person, creator__is_bot=True),
+        status=MatchStatus.ACTIVE,
+    ).count()
+
+
+def test_the_bots_rematch_offers_do_not_add_up_to_several_live_matches(fixed_dice):
+    """The reported bypass: resign, let the bot offer a rematch, start another match against it,
+    repeat; then accept every offer. Only the first acceptance may start a match."""
+    person = make_user("collector")
+    offers = [_finished_with_the_bots_offer(person) for _ in range(4)]
+    refusals = []
+    for match in offers:
+        try:
+            services.match_rematch_offer(user=person, match_id=match.pk)
+        except services.CommandError as refused:
+            refusals.append(refused.code)
+    assert refusals == ["in_a_match"] * 3
+    assert _live_bot_matches(person) == 1
+    assert sum(Match.objects.get(pk=match.pk).rematch_id is not None for match in offers) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_accepting_the_bots_offers_from_several_tabs_at_once_starts_one_match(fixed_dice):
+    from tests.threads import run_together
+
+    person = make_user("many_tabs")
+    offers = [_finished_with_the_bots_offer(person, "beginner") for _ in range(4)]
+    results: list[object] = []
+
+    def accept(match_id: int):
+        def run() -> None:
+            try:
+                results.append(services.match_rematch_offer(user=person, match_id=match_id))
+            except services.CommandError as refused:
+                results.append(refused.code)
+
+        return run
+
+    run_together(*(accept(match.pk) for match in offers))
+    assert sorted(map(str, results)).count("in_a_match") == 3, results
+    assert _live_bot_matches(person) == 1
+
+
+def _scheduled_bot_work(callbacks) -> int:
+    return sum("_schedule_bot" in getattr(callback, "__qualname__", "") for callback in callbacks)
+
+
+def test_offering_and_withdrawing_on_a_finished_bot_match_queues_no_bot_work(
+    fixed_dice, django_capture_on_commit_callbacks
+):
+    """A person playing the computer offers a rematch on an old match and withdraws it, again
+    and again: before the fix each offer queued a bot task (and stood for the bot to accept)."""
+    person = make_user("spammer")
+    old = _finished_with_the_bots_offer(person, "club")
+    services.match_rematch_decline(user=person, match_id=old.pk)
+    services.match_create_vs_bot(user=person, level="club")  # playing the computer now
+    old.refresh_from_db()
+    version = old.version
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        for _ in range(5):
+            with pytest.raises(services.CommandError) as refused:
+                services.match_rematch_offer(user=person, match_id=old.pk)
+            assert refused.value.code == "in_a_match"
+            with pytest.raises(services.CommandError):
+                services.match_rematch_decline(user=person, match_id=old.pk)
+    assert _scheduled_bot_work(callbacks) == 0 and not callbacks
+    old.refresh_from_db()
+    assert old.version == version and old.rematch_offered_by is None
+
+
+def test_a_persons_offer_to_the_computer_leaves_nothing_for_the_bot_to_answer(
+    fixed_dice, django_capture_on_commit_callbacks
+):
+    """The offer starts the rematch in the person's own command: no offer stands, no bot task
+    is queued for the finished match, and there is nothing left to withdraw."""
+    person = make_user("quick_again")
+    match = services.match_create_vs_bot(user=person, level="club")
+    services.match_resign(user=person, match_id=match.pk)
+    fixed_dice(2, 6)  # the rematch's opening roll: the person (seat 1 there) moves first
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.match_rematch_offer(user=person, match_id=match.pk)
+    match.refresh_from_db()
+    assert match.rematch is not None and match.rematch_offered_by is None
+    assert _scheduled_bot_work(callbacks) == 0  # the person is to move in the rematch
+    with pytest.raises(services.CommandError) as refused:
+        services.match_rematch_decline(user=person, match_id=match.pk)
+    assert refused.value.code == "match_not_finished"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -217,6 +217,7 @@ def test_undo_in_traditional_and_refused_in_tournament(players, fixed_dice):
     game = Game.objects.get(match=match)
     assert game.steps == [] and tuple(game.board) == START_BOARD and game.phase == "move"
 
+    services.match_resign(user=black, match_id=match.pk)  # one match at a time per player
     tournament = services.match_create(creator=black, rule_set_name="tournament")
     fixed_dice(6, 2)
     services.match_accept(user=white, match_id=tournament.pk)

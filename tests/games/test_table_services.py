@@ -15,6 +15,7 @@ from games import presence, services
 from games.models import Game, Match, MatchStatus, Turn
 from games.presence import _away_key, _sync_client
 from ratings.records import player_record
+from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -110,8 +111,8 @@ def test_forced_turns_by_preference(active_match, players, fixed_dice, play_forc
         assert game.turn == "w" and game.phase == "move" and game.steps == []
 
 
-def test_a_nardeon_match_starts_with_the_match_reserve_and_a_sixty_second_cap(players, fixed_dice):
-    white, black = players
+def test_a_nardeon_match_starts_with_the_match_reserve_and_a_sixty_second_cap(fixed_dice):
+    white, black = make_user("clock_white"), make_user("clock_black")  # players are at a table
     match = services.match_create(creator=white, time_control="nardeon", turn_seconds=60,
                                   reserve_seconds=120)  # fmt: skip
     assert (match.turn_seconds, match.reserve_seconds) == (None, 0)  # the seed's fixed figures
@@ -123,8 +124,8 @@ def test_a_nardeon_match_starts_with_the_match_reserve_and_a_sixty_second_cap(pl
     assert game.turn_deadline == game.turn_started_at + timedelta(seconds=60)
 
 
-def test_an_omerta_step_restarts_the_timer_on_the_row(players, fixed_dice):
-    white, black = players
+def test_an_omerta_step_restarts_the_timer_on_the_row(fixed_dice):
+    white, black = make_user("clock_white"), make_user("clock_black")  # players are at a table
     match = services.match_create(creator=white, time_control="omerta", rated=True)
     fixed_dice(6, 2)
     services.match_accept(user=black, match_id=match.pk)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -19,7 +20,7 @@ from moderation import services as moderation
 from moderation.eligibility import blocked_pair_predicate
 from moderation.selectors import blocked_between
 from pairing import services
-from pairing.models import PoolEntry
+from pairing.models import PoolEntry, Proposal
 from pairing.pools import Pool
 from tests.factories import make_user
 from tests.moderation.conftest import make_moderator
@@ -190,3 +191,129 @@ def test_a_guests_play_page_offers_only_the_casual_tiles(client):
     for key, off in tiles:
         assert bool(off) == key.endswith(".rated"), key
     assert re.search(r'id="pool-rated" disabled>', page)
+
+
+# --- A match started any other way ends the player's waits (games/hooks.py `match_started`,
+# heard by pairing/hook_answers.py after the start's commit) ------------------------------------
+
+
+def _accept_someones_challenge(player) -> None:
+    challenge = game_services.match_create(creator=make_user(), rated=False)
+    game_services.match_accept(user=player, match_id=challenge.pk)
+
+
+def _accept_a_rematch(player) -> None:
+    other = make_user()
+    first = game_services.match_create(creator=other, rated=False, private=True)
+    game_services.match_accept(user=player, match_id=first.pk, token=first.invite_token)
+    game_services.match_resign(user=other, match_id=first.pk)
+    game_services.match_rematch_offer(user=other, match_id=first.pk)
+    services.pool_join(user=player, pool=CASUAL)  # waits between the matches
+    game_services.match_rematch_offer(user=player, match_id=first.pk)
+
+
+def _have_ones_challenge_accepted(player) -> None:
+    challenge = game_services.match_create(creator=player, rated=False)
+    game_services.match_accept(user=make_user(), match_id=challenge.pk)
+
+
+def _play_the_computer(player) -> None:
+    game_services.match_create_vs_bot(user=player, level="beginner")
+
+
+@pytest.mark.parametrize(
+    "start",
+    [_accept_someones_challenge, _accept_a_rematch, _have_ones_challenge_accepted,
+     _play_the_computer],
+)  # fmt: skip
+def test_a_match_started_another_way_ends_the_players_pool_wait(start):
+    player = rated("waiting_player", 1500)
+    services.pool_join(user=player, pool=CASUAL)
+    assert PoolEntry.objects.filter(user=player).exists()
+    start(player)
+    assert not PoolEntry.objects.filter(user=player).exists()
+    # Someone joining the pool now waits: the player is not paired into a second match.
+    other = rated("newcomer", 1500)
+    services.pool_join(user=other, pool=CASUAL)
+    assert PoolEntry.objects.filter(user=other).exists()
+    assert not Match.objects.filter(paired_waits__user=other).exists()
+
+
+def test_a_match_started_another_way_ends_a_pending_offer_and_requeues_the_other():
+    player, far = rated("offered", 1500), rated("far_away", 2000)
+    services.pool_join(user=player, pool=TRADITIONAL_1_60)
+    services.pool_join(user=far, pool=TRADITIONAL_1_60)
+    PoolEntry.objects.update(joined_at=timezone.now() - timedelta(seconds=120))
+    services.pools_sweep()  # 500 points apart, windows wide open: an offer to confirm
+    assert PoolEntry.objects.get(user=player).proposal_id is not None
+    _accept_someones_challenge(player)
+    assert not PoolEntry.objects.filter(user=player).exists()
+    still = PoolEntry.objects.get(user=far)  # back in the pool at its place
+    assert still.proposal_id is None and not Proposal.objects.exists()
+
+
+def test_a_pairing_that_finds_a_player_seated_meanwhile_skips_only_that_pair():
+    """The pool reads who is playing before it takes the players' start locks. Here a player's
+    accept holds their lock, uncommitted, while a partner's join pairs the pool: the pairing
+    waits for the lock, then finds the player seated and skips the pair (the join succeeds, the
+    partner keeps waiting); the player ends in one match."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from games.services.starts import PLAYER_LOCK_CLASS
+
+    ana, bogdan = rated("ana", 1500), rated("bogdan", 1500)
+    challenge = game_services.match_create(creator=make_user(), rated=False)
+    services.pool_join(user=ana, pool=CASUAL)
+    accepted, release = threading.Event(), threading.Event()
+    failures: list[BaseException] = []
+
+    def accept_and_hold() -> None:
+        try:
+            with transaction.atomic():
+                game_services.match_accept(user=ana, match_id=challenge.pk)
+                accepted.set()
+                release.wait(15)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            failures.append(error)
+        finally:
+            accepted.set()
+            connection.close()
+
+    def join() -> None:
+        try:
+            services.pool_join(user=bogdan, pool=CASUAL)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            failures.append(error)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=accept_and_hold)
+    holder.start()
+    assert accepted.wait(15)
+    joiner = threading.Thread(target=join)
+    joiner.start()
+    waiting = 0
+    for _ in range(100):  # until the pairing waits for ana's start lock (5 s at most)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                " AND classid = %s",
+                [PLAYER_LOCK_CLASS],
+            )
+            (waiting,) = cursor.fetchone()
+        if waiting:
+            break
+        threading.Event().wait(0.05)
+    release.set()
+    holder.join(30)
+    joiner.join(30)
+    assert not failures, failures
+    assert waiting == 1  # the pairing did wait for the lock the accept held
+    assert (
+        Match.objects.filter(status="active").filter(Q(creator=ana) | Q(opponent=ana)).count() == 1
+    )
+    assert not Match.objects.filter(Q(creator=bogdan) | Q(opponent=bogdan)).exists()
+    assert PoolEntry.objects.filter(user=bogdan).exists()
+    assert not PoolEntry.objects.filter(user=ana).exists()
