@@ -7,45 +7,77 @@ snapshot carries the chat the viewer may see, and live messages follow as `chat`
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from chat import selectors, services
 from config.database_thread import in_database_thread
-from games.protocol import Command
-from realtime.errors import CommandError
+from games.protocol import MATCH_COMMANDS
+from realtime.commands import Command, ProtocolError, Sender, wire
 
 
-def _chat(command: Command, *, user, match_id: int) -> dict[str, Any]:
+def _any(value: object) -> object:
+    return value  # checked with the other field in `Chat.check`
+
+
+@dataclass(frozen=True, kw_only=True)
+class Chat(Command):
+    """Exactly one of `text` (plain text) and `phrase` (a quick phrase's key), both strings;
+    their values are checked by the chat service. Not versioned: it changes no match state."""
+
+    type: ClassVar[str] = "chat"
+    text: str | None = wire(_any, optional=True)
+    phrase: str | None = wire(_any, optional=True)
+
+    def check(self) -> None:
+        if (self.text is None) == (self.phrase is None):
+            raise ProtocolError("bad_field", _("chat needs either text or phrase."))
+        if not isinstance(self.text if self.phrase is None else self.phrase, str):
+            raise ProtocolError("bad_field", _("text and phrase must be strings."))
+
+
+def _mute_from_wire(value: object) -> bool:
+    if type(value) is not bool:
+        raise ProtocolError("bad_field", _("mute must be true or false."))
+    return value  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChatMute(Command):
+    """Mute (or unmute) the opponent's chat: the players only (the chat service refuses others)."""
+
+    type: ClassVar[str] = "chat_mute"
+    mute: bool = wire(_mute_from_wire)
+
+
+def _chat(command: Chat, *, user, match_id: int) -> dict[str, Any]:
     message = services.chat_post(
         user=user, match_id=match_id, text=command.text, phrase=command.phrase
     )
     return {"chat_id": message.pk}
 
 
-def _chat_mute(command: Command, *, user, match_id: int) -> dict[str, Any]:
-    muted = services.chat_mute_opponent(user=user, match_id=match_id, mute=bool(command.mute))
+def _chat_mute(command: ChatMute, *, user, match_id: int) -> dict[str, Any]:
+    muted = services.chat_mute_opponent(user=user, match_id=match_id, mute=command.mute)
     return {"muted": muted}
 
 
-# The chat's commands, for anyone signed in (chat_mute: the players). Not versioned: they change
-# no match state. Each returns the extra fields of its ack. tests/games/test_socket_security.py
-# checks that this table, PLAYER_COMMANDS and SOCKET_COMMANDS cover the protocol exactly.
-CHAT_COMMANDS: dict[str, Callable[..., dict[str, Any]]] = {
-    "chat": _chat,
-    "chat_mute": _chat_mute,
-}
+# Chat's commands on the match socket, for anyone signed in; each handler returns the extra
+# fields of its ack (docs/protocol.md "Chat").
+for _command, _handler in ((Chat, _chat), (ChatMute, _chat_mute)):
+    MATCH_COMMANDS.register(
+        _command,
+        sender=Sender.SIGNED_IN,
+        handler=_handler,
+        login_message=gettext_lazy("Sign in to chat."),
+    )
 
 
 read_chat = in_database_thread(selectors.chat_for_viewer)
 _read_hidden = in_database_thread(selectors.hidden_authors)
-
-
-@in_database_thread
-def _run_chat_command(command: Command, user, match_id: int) -> dict[str, Any]:
-    return CHAT_COMMANDS[command.type](command, user=user, match_id=match_id)
 
 
 class ChatSocketMixin:
@@ -53,18 +85,6 @@ class ChatSocketMixin:
     seat: int | None
     # Authors whose chat this viewer does not get: blocks either way, a muted opponent.
     hidden_authors: frozenset[int] = frozenset()
-
-    async def _chat_command(self, command: Command, message: dict[str, Any]) -> None:
-        user = self.user  # type: ignore[attr-defined]
-        if user is None:
-            await self.send_error("login_required", _("Sign in to chat."), reply_to=message)  # type: ignore[attr-defined]
-            return
-        try:
-            fields = await _run_chat_command(command, user, self.match_id)
-        except CommandError as failure:
-            await self.send_error(failure.code, failure.message, reply_to=message)  # type: ignore[attr-defined]
-            return
-        await self.send_json({"type": "ack", "id": command.id, **fields})  # type: ignore[attr-defined]
 
     async def match_chat(self, message: dict[str, Any]) -> None:
         """A new message (chat/services.py publishes it after commit), shown as the rules say."""

@@ -11,14 +11,13 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
 from typing import Any
 
 import orjson
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from chat.consumers import CHAT_COMMANDS, ChatSocketMixin, read_chat
+from chat.consumers import ChatSocketMixin, read_chat
 from config import metrics
 from config.database_thread import in_database_thread
 from config.log_format import bind_play
@@ -29,8 +28,10 @@ from games.events import (
     publish_match_message,
 )
 from games.hub import hub
-from games.models import Match
-from games.protocol import Command, ProtocolError, parse_command
+from games.protocol import commands
+from games.protocol.commands import MATCH_COMMANDS
+from realtime.commands import Command, Entry, ProtocolError, Sender
+from realtime.errors import CommandError
 from realtime.socket import SiteSocket
 
 log = logging.getLogger(__name__)
@@ -38,82 +39,6 @@ log = logging.getLogger(__name__)
 
 CLOSE_NOT_FOUND = 4404
 SNAPSHOT_WINDOW_SECONDS = 60.0
-
-
-def _roll(command: Command, **player) -> Match:
-    return services.game_roll(**player, version=command.version)
-
-
-def _step(command: Command, **player) -> Match:
-    return services.game_step_play(**player, version=command.version, step=command.step)
-
-
-def _undo(command: Command, **player) -> Match:
-    return services.game_turn_undo(**player, version=command.version)
-
-
-def _double(command: Command, **player) -> Match:
-    return services.game_cube_double(**player, version=command.version)
-
-
-def _take(command: Command, **player) -> Match:
-    return services.game_cube_take(**player, version=command.version)
-
-
-def _drop(command: Command, **player) -> Match:
-    return services.game_cube_drop(**player, version=command.version)
-
-
-def _resign(command: Command, **player) -> Match:
-    return services.match_resign(**player, left_table=False)
-
-
-def _leave(command: Command, **player) -> Match:
-    return services.match_resign(**player, left_table=True)
-
-
-def _claim(command: Command, **player) -> Match:
-    return services.match_claim_abandoned(**player)
-
-
-def _abort(command: Command, **player) -> Match:
-    return services.match_abort(**player)
-
-
-def _rematch(command: Command, **player) -> Match:
-    return services.match_rematch_offer(**player, client_seed=command.client_seed)
-
-
-def _client_seed(command: Command, **player) -> Match:
-    return services.match_client_seed(**player, client_seed=command.client_seed)
-
-
-def _rematch_decline(command: Command, **player) -> Match:
-    return services.match_rematch_decline(**player)
-
-
-# The players' commands, each with its service (docs/protocol.md). A type missing here and from
-# SOCKET_COMMANDS is refused by `parse_command` as unknown; tests/games/test_consumers.py checks
-# that the two tables together cover COMMAND_TYPES exactly.
-PLAYER_COMMANDS: dict[str, Callable[..., Match]] = {
-    "roll": _roll,
-    "step": _step,
-    "undo": _undo,
-    "double": _double,
-    "take": _take,
-    "drop": _drop,
-    "resign": _resign,
-    "leave": _leave,
-    "claim": _claim,
-    "abort": _abort,
-    "rematch": _rematch,
-    "rematch_decline": _rematch_decline,
-    "client_seed": _client_seed,
-}
-
-
-# Answered by the socket itself, for anyone watching.
-SOCKET_COMMANDS = frozenset({"ping", "snapshot"})
 
 
 class MatchSocket(ChatSocketMixin, SiteSocket):
@@ -248,20 +173,34 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
         if not self.opened:
             return
         try:
-            command = parse_command(message)
+            command, entry = MATCH_COMMANDS.parse(message)
         except ProtocolError as error:
             await self.send_error(error.code, str(error), reply_to=message)
             return
-        if command.type == "ping":
-            await self.send_json({"type": "pong", "id": command.id})
-        elif command.type == "snapshot":
-            await self._requested_snapshot(message)
-        elif command.type in CHAT_COMMANDS:
-            await self._chat_command(command, message)
-        else:
-            await self._player_command(command, message)
+        await _BY_SENDER[entry.sender](self, entry, command, message)
 
-    async def _requested_snapshot(self, message: dict[str, Any]) -> None:
+    async def _anyone_command(self, entry: Entry, command: Command, message: dict[str, Any]):
+        await entry.handler(self, command, message)
+
+    async def _pong(self, command: Command, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "pong", "id": command.id})
+
+    async def _signed_in_command(
+        self, entry: Entry, command: Command, message: dict[str, Any]
+    ) -> None:
+        """A command for signed-in users (chat's): its handler returns its ack's fields."""
+        user = self.user
+        if user is None:
+            await self.send_error("login_required", str(entry.login_message), reply_to=message)
+            return
+        try:
+            fields = await _run_signed_in(entry, command, user, self.match_id)
+        except CommandError as failure:
+            await self.send_error(failure.code, failure.message, reply_to=message)
+            return
+        await self.send_json({"type": "ack", "id": command.id, **fields})
+
+    async def _requested_snapshot(self, command: Command, message: dict[str, Any]) -> None:
         """A snapshot the client asked for: each is a database read on the threads that also run
         players' moves, so a socket gets SNAPSHOT_REQUESTS_PER_MINUTE of them."""
         now = time.monotonic()
@@ -276,7 +215,9 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
         requests.append(now)
         await self._send_snapshot()
 
-    async def _player_command(self, command: Command, message: dict[str, Any]) -> None:
+    async def _player_command(
+        self, entry: Entry, command: Command, message: dict[str, Any]
+    ) -> None:
         user = self.user
         if self.seat is None or user is None:
             await self.send_error(
@@ -285,9 +226,9 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
             )  # fmt: skip
             return
         started = time.perf_counter()
-        match, published, failure = await _run_command(self, command, user)
+        match, published, failure = await _run_command(self, entry, command, user)
         try:
-            if isinstance(failure, services.CommandError):
+            if isinstance(failure, CommandError):
                 await self.send_error(failure.code, failure.message, reply_to=message)
             elif failure is not None:
                 raise failure  # SiteSocket answers `internal` and logs it
@@ -305,13 +246,13 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
                     log.exception("match %s: publishing committed events failed", match_id)
             metrics.command_done(command.type, failure, time.perf_counter() - started)
 
-    def run_collecting(self, command: Command, user):
+    def run_collecting(self, entry: Entry, command: Command, user):
         """Run a player's command in this (worker) thread; return the match, what it committed
         for publishing, and the error it raised, if any: the published events are kept even
         when something fails after the commit."""
         with deferred_publishing() as published:
             try:
-                match = PLAYER_COMMANDS[command.type](command, user=user, match_id=self.match_id)
+                match = entry.handler(command, user=user, match_id=self.match_id)
             except Exception as error:  # noqa: BLE001 - handed to the event loop, see above
                 return None, published, error
         return match, published, None
@@ -374,5 +315,57 @@ _read_snapshot = in_database_thread(selectors.match_snapshot)
 
 
 @in_database_thread
-def _run_command(socket: MatchSocket, command: Command, user):
-    return socket.run_collecting(command, user)
+def _run_command(socket: MatchSocket, entry: Entry, command: Command, user):
+    return socket.run_collecting(entry, command, user)
+
+
+@in_database_thread
+def _run_signed_in(entry: Entry, command: Command, user, match_id: int) -> dict[str, Any]:
+    return entry.handler(command, user=user, match_id=match_id)
+
+
+# How each kind of sender's commands run (realtime/commands.py `Sender`): every sender a
+# registered command names has a way here (tests/games/test_command_registry.py).
+_BY_SENDER = {
+    Sender.ANYONE: MatchSocket._anyone_command,
+    Sender.SIGNED_IN: MatchSocket._signed_in_command,
+    Sender.PLAYER: MatchSocket._player_command,
+}
+
+# The match socket's own commands and the players', each with its service (docs/protocol.md);
+# chat registers its own (chat/consumers.py).
+_PLAYER_SERVICES: dict[type[Command], Any] = {
+    commands.Roll: lambda command, **player: services.game_roll(**player, version=command.version),
+    commands.PlayStep: lambda command, **player: services.game_step_play(
+        **player, version=command.version, step=command.step
+    ),
+    commands.Undo: lambda command, **player: services.game_turn_undo(
+        **player, version=command.version
+    ),
+    commands.Double: lambda command, **player: services.game_cube_double(
+        **player, version=command.version
+    ),
+    commands.Take: lambda command, **player: services.game_cube_take(
+        **player, version=command.version
+    ),
+    commands.Drop: lambda command, **player: services.game_cube_drop(
+        **player, version=command.version
+    ),
+    commands.Resign: lambda command, **player: services.match_resign(**player, left_table=False),
+    commands.Leave: lambda command, **player: services.match_resign(**player, left_table=True),
+    commands.Claim: lambda command, **player: services.match_claim_abandoned(**player),
+    commands.Abort: lambda command, **player: services.match_abort(**player),
+    commands.Rematch: lambda command, **player: services.match_rematch_offer(
+        **player, client_seed=command.client_seed
+    ),
+    commands.RematchDecline: lambda command, **player: services.match_rematch_decline(**player),
+    commands.ClientSeed: lambda command, **player: services.match_client_seed(
+        **player, client_seed=command.client_seed
+    ),
+}
+for _command, _service in _PLAYER_SERVICES.items():
+    MATCH_COMMANDS.register(_command, sender=Sender.PLAYER, handler=_service)
+MATCH_COMMANDS.register(commands.Ping, sender=Sender.ANYONE, handler=MatchSocket._pong)
+MATCH_COMMANDS.register(
+    commands.Snapshot, sender=Sender.ANYONE, handler=MatchSocket._requested_snapshot
+)

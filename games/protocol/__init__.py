@@ -8,13 +8,8 @@ every name is imported from here.
 """
 
 from games.protocol.commands import (
-    COMMAND_TYPES,
-    SEEDED_COMMANDS,
-    VERSIONED_COMMANDS,
-    Command,
-    ProtocolError,
+    MATCH_COMMANDS,
     WireStep,
-    parse_command,
     step_from_wire,
     step_to_wire,
     steps_from_json,
@@ -40,14 +35,10 @@ from games.protocol.state import (
 )
 
 __all__ = [
-    "Command",
-    "COMMAND_TYPES",
+    "MATCH_COMMANDS",
     "MoveState",
     "Phase",
     "PlayerState",
-    "ProtocolError",
-    "SEEDED_COMMANDS",
-    "VERSIONED_COMMANDS",
     "WireStep",
     "clock_state",
     "cube_state",
@@ -59,7 +50,6 @@ __all__ = [
     "match_state",
     "move_of_turn",
     "opening_state",
-    "parse_command",
     "rules_state",
     "step_from_wire",
     "step_to_wire",

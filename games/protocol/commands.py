@@ -1,101 +1,41 @@
-"""Client frames into typed commands, refusing anything malformed with a `ProtocolError`, and a
-step's wire form (docs/protocol.md "Commands")."""
+"""The match socket's commands (docs/protocol.md "Client → server"), each a typed frozen
+dataclass of its own wire fields, and a step's wire form.
+
+`MATCH_COMMANDS` is the match socket's registry (realtime/commands.py): the players' commands and
+the socket's own are registered with their handlers by games/consumers.py, chat's by chat's own
+code. Its parser refuses anything malformed with a `ProtocolError`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
 
 from django.utils.translation import gettext as _
 
-from config.wire import valid_id
 from games.fairness import is_client_seed
-from games.rules import (
-    Step,
-)
-
-COMMAND_TYPES = frozenset(
-    {
-        "roll", "step", "undo", "double", "take", "drop", "resign", "leave", "claim", "abort",
-        "rematch", "rematch_decline", "client_seed", "snapshot", "ping", "chat", "chat_mute",
-    }
-)  # fmt: skip
-# Commands that carry the sender's client seed (games/fairness): required, optional.
-SEEDED_COMMANDS = {"client_seed": True, "rematch": False}
-VERSIONED_COMMANDS = frozenset({"roll", "step", "undo", "double", "take", "drop"})
+from games.rules import Step
+from realtime.commands import Command, CommandRegistry, ProtocolError, wire
 
 WireStep = list[int]
 
-
-class ProtocolError(ValueError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+MATCH_COMMANDS = CommandRegistry("/ws/matches/<id>/")
 
 
-@dataclass(frozen=True)
-class Command:
-    type: str
-    id: str | int | None = None
-    version: int | None = None
-    step: Step | None = None
-    text: str | None = None  # chat: plain text, checked by chat/services.py
-    phrase: str | None = None  # chat: a quick phrase's key
-    mute: bool | None = None  # chat_mute
-    client_seed: str | None = None
-
-
-def parse_command(message: dict[str, Any]) -> Command:
-    """A typed command from a decoded JSON object, or ProtocolError naming what is wrong."""
-    kind = message.get("type")
-    if kind not in COMMAND_TYPES:
-        raise ProtocolError("unknown_type", _("Unknown message type %(type)r.") % {"type": kind})
-    command_id = message.get("id")
-    if command_id is not None and not valid_id(command_id):
-        raise ProtocolError(
-            "bad_field",
-            _("id must be a string of at most 64 characters or an integer within ±2^53."),
-        )
-    version = message.get("version")
-    if kind in VERSIONED_COMMANDS and (type(version) is not int or version < 0):
+def version_from_wire(value: object) -> int:
+    if type(value) is not int or value < 0:
         raise ProtocolError("bad_field", _("version must be a non-negative integer."))
-    step = step_from_wire(message.get("step")) if kind == "step" else None
-    chat = _chat_fields(kind, message)
-    return Command(
-        type=kind, id=command_id, version=version if kind in VERSIONED_COMMANDS else None,
-        step=step, client_seed=_client_seed_field(kind, message), **chat,
-    )  # fmt: skip
+    return value
 
 
-def _client_seed_field(kind: str, message: dict[str, Any]) -> str | None:
-    """The sender's client seed (games/fairness) on the commands that carry one."""
-    client_seed = message.get("client_seed")
-    if kind not in SEEDED_COMMANDS:
-        return None
-    if not (client_seed is None and not SEEDED_COMMANDS[kind]) and not is_client_seed(client_seed):
+def client_seed_from_wire(value: object) -> str:
+    """The sender's client seed (games/fairness)."""
+    if not is_client_seed(value):
         raise ProtocolError(
             "bad_field",
             _("client_seed must be 1 to 64 letters (a–z, A–Z), digits, “_” or “-”."),
         )
-    return client_seed
-
-
-def _chat_fields(kind: str, message: dict[str, Any]) -> dict[str, Any]:
-    """`chat`: exactly one of `text` (a string) and `phrase` (a string); `chat_mute`: `mute`, a
-    boolean. Their values are checked by the chat service."""
-    if kind == "chat":
-        text, phrase = message.get("text"), message.get("phrase")
-        if (text is None) == (phrase is None):
-            raise ProtocolError("bad_field", _("chat needs either text or phrase."))
-        if not isinstance(text if phrase is None else phrase, str):
-            raise ProtocolError("bad_field", _("text and phrase must be strings."))
-        return {"text": text, "phrase": phrase}
-    if kind == "chat_mute":
-        mute = message.get("mute")
-        if type(mute) is not bool:
-            raise ProtocolError("bad_field", _("mute must be true or false."))
-        return {"mute": mute}
-    return {}
+    return value  # type: ignore[return-value]
 
 
 def step_from_wire(value: object) -> Step:
@@ -119,3 +59,91 @@ def step_to_wire(step: Step) -> WireStep:
 
 def steps_from_json(stored: list[list[int]]) -> tuple[Step, ...]:
     return tuple(Step(*step) for step in stored)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Versioned(Command):
+    """A command on the game's state: it names the version it was made against."""
+
+    version: int = wire(version_from_wire)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Roll(Versioned):
+    type: ClassVar[str] = "roll"
+    answered_by_events: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayStep(Versioned):
+    type: ClassVar[str] = "step"
+    answered_by_events: ClassVar[bool] = True
+    step: Step = wire(step_from_wire)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Undo(Versioned):
+    type: ClassVar[str] = "undo"
+    answered_by_events: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Double(Versioned):
+    type: ClassVar[str] = "double"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Take(Versioned):
+    type: ClassVar[str] = "take"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Drop(Versioned):
+    type: ClassVar[str] = "drop"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Resign(Command):
+    type: ClassVar[str] = "resign"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Leave(Command):
+    type: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Claim(Command):
+    type: ClassVar[str] = "claim"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Abort(Command):
+    type: ClassVar[str] = "abort"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rematch(Command):
+    type: ClassVar[str] = "rematch"
+    client_seed: str | None = wire(client_seed_from_wire, optional=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RematchDecline(Command):
+    type: ClassVar[str] = "rematch_decline"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClientSeed(Command):
+    type: ClassVar[str] = "client_seed"
+    client_seed: str = wire(client_seed_from_wire)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Snapshot(Command):
+    type: ClassVar[str] = "snapshot"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ping(Command):
+    type: ClassVar[str] = "ping"

@@ -21,16 +21,19 @@ import pytest
 from asgiref.sync import sync_to_async
 from websockets.asyncio.client import connect
 
-from chat.consumers import CHAT_COMMANDS
 from chat.models import MAX_CHAT_LENGTH, ChatMessage, ChatMute
 from config.showable_text import is_showable
 from games import services
+from games.consumers import MATCH_COMMANDS
 from games.models import Game, Match
-from games.protocol import COMMAND_TYPES
+from realtime.commands import Sender
 from tests.factories import make_user
 from tests.integration.test_processes import session_cookie_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+# Every command the match socket registers (games/consumers.py, chat/consumers.py).
+COMMAND_TYPES = MATCH_COMMANDS.types
 
 SEED = 20261201
 PLAYER_FRAMES = 2000
@@ -435,7 +438,8 @@ async def _fuzz_out_of_turn(site, match_id: int, cookie: str) -> dict[str, int]:
     # Every turn and table command (a claim too: the bot never leaves); resign/leave/abort would
     # end the match; the chat is no turn command (a valid message is stored and acked) and has its
     # own cases in the fuzz above.
-    types = sorted(COMMAND_TYPES - {"resign", "leave", "abort"} - set(CHAT_COMMANDS))
+    chat_types = {e.command.type for e in MATCH_COMMANDS if e.sender is Sender.SIGNED_IN}
+    types = sorted(COMMAND_TYPES - {"resign", "leave", "abort"} - chat_types)
     async with connect(url, origin=site.url, additional_headers={"Cookie": cookie}) as person:
         snapshot = json.loads(await person.recv())
         assert snapshot["type"] == "snapshot" and snapshot["state"]["match"]["players"][1]["bot"]

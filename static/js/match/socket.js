@@ -10,7 +10,9 @@ export const FINAL_CLOSE_CODES = Object.freeze({
   4001: "logged_out", 4003: "banned", 4404: "no_match", 4008: "too_many", 4029: "too_many",
 });
 
-// Commands a versioned event answers: the server's new state settles them, whatever the ack says.
+// Commands a versioned event answers: the server's new state settles them, whatever the ack says
+// (the registry's `answered_by_events`, games/protocol/commands.py; checked by
+// tests/games/test_command_registry.py).
 const ANSWERED_BY_EVENTS = new Set(["step", "roll", "undo"]);
 
 export const PENDING_TIMEOUT_MS = 10000;
