@@ -6,15 +6,35 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
 
 from config.database_thread import in_database_thread
 from config.wire import json_text
 from games import presence, selectors
 from games.events import LOBBY_GROUP
+from realtime.commands import Command, CommandRegistry, Entry, Sender
 from realtime.socket import SiteSocket, echo_id
 
 LOBBY_DEBOUNCE_SECONDS = 0.5
+
+# The lobby socket's commands (realtime/commands.py): its own `ping`, and what the apps above
+# games register from their own code (pairing/socket.py: quick pairing).
+LOBBY_COMMANDS = CommandRegistry("/ws/lobby/")
+
+
+class LobbyPart(Protocol):
+    """What an app above games adds to every lobby socket (pairing/socket.py `PoolSeat`)."""
+
+    async def opened(self) -> None: ...
+    async def closed(self) -> None: ...
+    async def notified(self, payload: dict[str, Any]) -> None: ...
+    async def pool_counts(self, message: dict[str, Any]) -> None: ...
+
+
+# Each makes its part of a new lobby socket; registered by the apps above games at import.
+LOBBY_PARTS: list[Callable[[Any], LobbyPart]] = []
 
 
 async def _read_lobby() -> tuple[dict[str, Any], str]:
@@ -72,25 +92,25 @@ class LobbySocket(SiteSocket):
     _changed_at = float("-inf")  # when the last lobby change was heard (time.monotonic())
     _rating: int | None = None
 
-    async def on_open(self) -> None:
-        from pairing.socket import PoolSeat
+    parts: tuple[LobbyPart, ...] = ()
 
-        self.pool_seat = PoolSeat(self)
+    async def on_open(self) -> None:
+        self.parts = tuple(make(self) for make in LOBBY_PARTS)
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         # Changes from now on are announced to this socket; earlier ones must be in its first read.
         joined = time.monotonic()
         if self.user is not None:
             self._rating = await in_database_thread(_rating_of)(self.user.pk)
         await self._send_lobby(not_before=joined)
-        await self.pool_seat.opened()
+        for part in self.parts:
+            await part.opened()
 
     async def on_close(self) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
         if self._pending is not None:
             self._pending.cancel()
-        seat = getattr(self, "pool_seat", None)
-        if seat is not None:
-            await seat.closed()
+        for part in self.parts:
+            await part.closed()
 
     async def _send_lobby(self, *, not_before: float) -> None:
         state, text = await shared_lobby(not_before=not_before)
@@ -105,12 +125,12 @@ class LobbySocket(SiteSocket):
         await self.send(text_data=text)
 
     async def on_notify(self, payload: dict[str, Any]) -> None:
-        await self.pool_seat.notified(payload)
+        for part in self.parts:
+            await part.notified(payload)
 
     async def pool_counts(self, message: dict[str, Any]) -> None:
-        from pairing.socket import pools_message
-
-        await self.send_json(await pools_message())
+        for part in self.parts:
+            await part.pool_counts(message)
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
         # Many changes in a burst (games ending under load) make one refresh, and the last change
@@ -129,14 +149,26 @@ class LobbySocket(SiteSocket):
                 return
 
     async def handle(self, message: dict[str, Any]) -> None:
-        from pairing.socket import COMMANDS
+        entry = LOBBY_COMMANDS.entry(message["type"])
+        if entry is None:
+            await super().handle(message)  # `unknown_type`
+            return
+        if entry.sender is Sender.SIGNED_IN and self.user is None:
+            # Before the fields: a visitor is told to log in, whatever the frame says.
+            await self.send_error("login_required", str(entry.login_message), reply_to=message)
+            return
+        await entry.handler(self, entry, message)
 
-        if message["type"] == "ping":
-            await self.send_json({"type": "pong", "id": echo_id(message)})
-        elif message["type"] in COMMANDS:
-            await self.pool_seat.command(message)
-        else:
-            await super().handle(message)
+    async def _pong(self, entry: Entry, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "pong", "id": echo_id(message)})
+
+
+@dataclass(frozen=True, kw_only=True)
+class LobbyPing(Command):
+    type: ClassVar[str] = "ping"
+
+
+LOBBY_COMMANDS.register(LobbyPing, sender=Sender.ANYONE, handler=LobbySocket._pong)
 
 
 def _rating_of(user_id: int) -> int:

@@ -8,6 +8,8 @@ class PairingConfig(AppConfig):
     verbose_name = _("Pairing")
 
     def ready(self) -> None:
-        from pairing import hook_answers  # the app registry is ready only now
+        # The app registry is ready only now. `socket` registers quick pairing's commands and
+        # part into the lobby socket (games/lobby_socket.py), which never imports pairing.
+        from pairing import hook_answers, socket  # noqa: F401
 
         hook_answers.connect()

@@ -12,19 +12,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from channels.db import DatabaseSyncToAsync
 from django.db import OperationalError
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from games.lobby_socket import LOBBY_COMMANDS, LOBBY_PARTS
 from games.next_seed import next_seed_commitment
 from pairing import liveness, selectors, services
 from pairing.locks import rolled_back
 from pairing.pools import Pool, PoolKeyError
 from realtime import socket_limits
+from realtime.commands import Command, Entry, ProtocolError, Sender, wire
 from realtime.errors import CommandError
+from realtime.socket import echo_id
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +47,48 @@ POOL_NOTIFICATIONS = frozenset(
     }
 )
 WAIT_ENDS = frozenset({"pool_matched", "pool_left"})
+
+
+def _pool_from_wire(value: object) -> Pool:
+    try:
+        return Pool.from_key(value)
+    except PoolKeyError:
+        raise ProtocolError("bad_field", _("There is no such pool.")) from None
+
+
+def _proposal_from_wire(value: object) -> int:
+    if type(value) is not int or not 0 < value < 2**63:
+        raise ProtocolError("bad_field", _("proposal must be a positive integer."))
+    return value
+
+
+def as_sent(value: object) -> object:
+    return value  # checked by pairing/services.py `pool_join` (its own refusals)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PoolJoin(Command):
+    type: ClassVar[str] = "pool_join"
+    pool: Pool = wire(_pool_from_wire)
+    client_seed: str | None = wire(as_sent, optional=True)
+    server_seed_hash: str | None = wire(as_sent, optional=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PoolLeave(Command):
+    type: ClassVar[str] = "pool_leave"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PoolAccept(Command):
+    type: ClassVar[str] = "pool_accept"
+    proposal: int = wire(_proposal_from_wire)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PoolDecline(Command):
+    type: ClassVar[str] = "pool_decline"
+    proposal: int = wire(_proposal_from_wire)
 
 
 def _database(function):
@@ -98,17 +146,15 @@ class PoolSeat:
 
     # --- Commands --------------------------------------------------------------------------------
 
-    async def command(self, message: dict[str, Any]) -> None:
-        """One of `COMMANDS`; a refusal goes back to the sender only and changes nothing."""
-        if self.user is None:
-            await self.socket.send_error(
-                "login_required", _("Log in to look for an opponent."), reply_to=message
-            )
-            return
+    async def command(
+        self, run: Callable[..., Awaitable[None]], entry: Entry, message: dict[str, Any]
+    ) -> None:
+        """A registered pool command (the lobby socket checked the sender is signed in); a
+        refusal goes back to the sender only and changes nothing."""
         try:
-            await COMMANDS[message["type"]](self, message)
-        except PoolKeyError:
-            await self.socket.send_error("bad_field", _("There is no such pool."), reply_to=message)
+            await run(self, entry.command.from_wire(message), message)
+        except ProtocolError as error:
+            await self.socket.send_error(error.code, str(error), reply_to=message)
         except CommandError as error:
             await self.socket.send_error(error.code, error.message, reply_to=message)
         except OperationalError as error:
@@ -120,11 +166,10 @@ class PoolSeat:
                 reply_to=message,
             )
 
-    async def _join_command(self, message: dict[str, Any]) -> None:
-        pool = Pool.from_key(message.get("pool"))
+    async def _join_command(self, command: PoolJoin, message: dict[str, Any]) -> None:
         try:
             status = await _database(_join)(
-                self.user, pool, message.get("client_seed"), message.get("server_seed_hash")
+                self.user, command.pool, command.client_seed, command.server_seed_hash
             )
         except CommandError as error:
             if error.code == "seed_changed":  # this page showed an old commitment: the new one
@@ -136,27 +181,21 @@ class PoolSeat:
         if status["type"] == "pool_waiting":
             await self._start_waiting(status)
 
-    async def _leave_command(self, message: dict[str, Any]) -> None:
+    async def _leave_command(self, command: PoolLeave, message: dict[str, Any]) -> None:
         await _database(services.pool_leave)(user=self.user)
         await self._ack(message)
 
-    async def _answer(self, message: dict[str, Any], accept: bool) -> None:
-        proposal = message.get("proposal")
-        if type(proposal) is not int or not 0 < proposal < 2**63:
-            await self.socket.send_error(
-                "bad_field", _("proposal must be a positive integer."), reply_to=message
-            )
-            return
+    async def _accept_command(self, command: PoolAccept, message: dict[str, Any]) -> None:
+        await self._answer(command.proposal, message, accept=True)
+
+    async def _decline_command(self, command: PoolDecline, message: dict[str, Any]) -> None:
+        await self._answer(command.proposal, message, accept=False)
+
+    async def _answer(self, proposal: int, message: dict[str, Any], *, accept: bool) -> None:
         await _database(services.proposal_answer)(
             user=self.user, proposal_id=proposal, accept=accept
         )
         await self._ack(message)
-
-    async def _accept_command(self, message: dict[str, Any]) -> None:
-        await self._answer(message, True)
-
-    async def _decline_command(self, message: dict[str, Any]) -> None:
-        await self._answer(message, False)
 
     async def _send_next_seed(self) -> None:
         seed_hash = await _database(next_seed_commitment)(self.user.pk)
@@ -164,11 +203,13 @@ class PoolSeat:
             await self.socket.send_json({"type": "next_seed", "server_seed_hash": seed_hash})
 
     async def _ack(self, message: dict[str, Any]) -> None:
-        from realtime.socket import echo_id
-
         await self.socket.send_json({"type": "ack", "id": echo_id(message)})
 
     # --- Notifications and the wait --------------------------------------------------------------
+
+    async def pool_counts(self, message: dict[str, Any]) -> None:
+        """The pools' sizes changed (pairing/services.py, to the lobby group)."""
+        await self.socket.send_json(await pools_message())
 
     async def notified(self, payload: dict[str, Any]) -> None:
         if payload.get("type") not in POOL_NOTIFICATIONS:
@@ -204,9 +245,27 @@ class PoolSeat:
                 await asyncio.sleep(liveness.REFRESH_SECONDS)
 
 
-COMMANDS = {
-    "pool_join": PoolSeat._join_command,
-    "pool_leave": PoolSeat._leave_command,
-    "pool_accept": PoolSeat._accept_command,
-    "pool_decline": PoolSeat._decline_command,
-}
+def _on_the_seat(run: Callable[..., Awaitable[None]]):
+    """A lobby socket's handler that runs `run` on the socket's `PoolSeat`."""
+
+    async def handler(socket, entry: Entry, message: dict[str, Any]) -> None:
+        seat = next(part for part in socket.parts if isinstance(part, PoolSeat))
+        await seat.command(run, entry, message)
+
+    return handler
+
+
+# Quick pairing on the lobby socket (docs/protocol.md "Quick pairing"), for signed-in users.
+LOBBY_PARTS.append(PoolSeat)
+for _command, _run in (
+    (PoolJoin, PoolSeat._join_command),
+    (PoolLeave, PoolSeat._leave_command),
+    (PoolAccept, PoolSeat._accept_command),
+    (PoolDecline, PoolSeat._decline_command),
+):
+    LOBBY_COMMANDS.register(
+        _command,
+        sender=Sender.SIGNED_IN,
+        handler=_on_the_seat(_run),
+        login_message=gettext_lazy("Log in to look for an opponent."),
+    )
