@@ -10,13 +10,16 @@ from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 
 from games.consumers import _BY_SENDER, MATCH_COMMANDS
 from games.lobby_socket import LOBBY_COMMANDS
 from games.models import Match
 from pairing import socket as pairing_socket
 from realtime.commands import ProtocolError
-from tests.games.test_consumers import connect, next_of_type
+from tests.games.test_consumers import ORIGIN, connect, next_of_type
+from web.asgi import application
+from web.me_socket import ME_COMMANDS
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -137,3 +140,24 @@ def test_every_pool_command_field_refuses_hostile_values(frame):
     with pytest.raises(ProtocolError) as refused:
         LOBBY_COMMANDS.entry(frame["type"]).command.from_wire(frame)
     assert refused.value.code == "bad_field"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_site_socket_answers_its_registered_commands_and_refuses_others():
+    """/ws/me/ (web/me_socket.py): `ping` → `pong`, `echo_via_layer` → `layer_echo` through the
+    channel layer; a match or pool command there is `unknown_type`."""
+    assert ME_COMMANDS.types == {"ping", "echo_via_layer"}
+    socket = WebsocketCommunicator(
+        application, "/ws/me/", headers=[ORIGIN, (b"host", b"localhost")]
+    )
+    assert (await socket.connect())[0]
+    assert (await socket.receive_json_from(timeout=5))["type"] == "hello"
+    await socket.send_json_to({"type": "ping", "id": 3})
+    assert await socket.receive_json_from(timeout=5) == {"type": "pong", "id": 3}
+    await socket.send_json_to({"type": "echo_via_layer"})
+    assert await socket.receive_json_from(timeout=5) == {"type": "layer_echo"}
+    for kind in ("roll", "pool_join", "chat"):
+        await socket.send_json_to({"type": kind, "id": kind})
+        answer = await socket.receive_json_from(timeout=5)
+        assert (answer["code"], answer["id"]) == ("unknown_type", kind)
+    await socket.disconnect()
