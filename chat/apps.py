@@ -7,6 +7,8 @@ class ChatConfig(AppConfig):
     verbose_name = _("Chat")
 
     def ready(self) -> None:
-        from chat import hook_answers  # the app registry is ready only now
+        # The app registry is ready only now. `consumers` registers chat's commands and part
+        # into the match socket (games/consumers.py), which never imports chat.
+        from chat import consumers, hook_answers  # noqa: F401
 
         hook_answers.connect()

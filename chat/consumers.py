@@ -1,7 +1,8 @@
 """The chat side of the match socket: its commands and the chat messages it relays.
 
-`ChatSocketMixin` is mixed into games.consumers.MatchSocket, which gives it `match_id`, `seat`
-and `user`. Chat is not versioned (docs/protocol.md): a message changes no match state; a
+Registered into the match socket from here (chat's AppConfig.ready imports this module): its
+commands into `MATCH_COMMANDS`, `ChatPart` into `MATCH_PARTS`; the socket never imports chat.
+Chat is not versioned (docs/protocol.md): a message changes no match state; a
 snapshot carries the chat the viewer may see, and live messages follow as `chat` messages.
 """
 
@@ -15,6 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from chat import selectors, services
 from config.database_thread import in_database_thread
+from games.consumers import MATCH_PARTS
 from games.protocol import MATCH_COMMANDS
 from realtime.commands import Command, ProtocolError, Sender, wire
 
@@ -80,11 +82,31 @@ read_chat = in_database_thread(selectors.chat_for_viewer)
 _read_hidden = in_database_thread(selectors.hidden_authors)
 
 
-class ChatSocketMixin:
-    match_id: int
-    seat: int | None
-    # Authors whose chat this viewer does not get: blocks either way, a muted opponent.
-    hidden_authors: frozenset[int] = frozenset()
+class ChatPart:
+    """Chat's part of a match socket (games/consumers.py `MATCH_PARTS`): the snapshot's chat,
+    the chat messages it relays as the rules say, and whose chat this viewer does not get."""
+
+    def __init__(self, socket) -> None:
+        self.socket = socket
+        # Authors whose chat this viewer does not get: blocks either way, a muted opponent.
+        self.hidden_authors: frozenset[int] = frozenset()
+        self.handlers = {
+            "match.chat": self.match_chat,
+            "match.chat_mute": self.match_chat_mute,
+            "moderation.blocks": self.moderation_blocks,
+        }
+
+    async def opened(self) -> None:
+        await self.read_hidden_authors()
+
+    async def add_to_snapshot(self, state: dict[str, Any]) -> None:
+        user = self.socket.user
+        state["chat"] = await read_chat(
+            match_id=self.socket.match_id,
+            match_status=state["match"]["status"],
+            viewer_id=user.pk if user else None,
+            is_player=self.socket.seat is not None,
+        )
 
     async def match_chat(self, message: dict[str, Any]) -> None:
         """A new message (chat/services.py publishes it after commit), shown as the rules say."""
@@ -92,27 +114,30 @@ class ChatSocketMixin:
             return
         if (
             message["message"]["room"] == "spectators"
-            and self.seat is not None
+            and self.socket.seat is not None
             and message["during_play"]
         ):
             return  # no outside help for the players during play
-        await self.send_json({"type": "chat", "message": message["message"]})  # type: ignore[attr-defined]
+        await self.socket.send_json({"type": "chat", "message": message["message"]})
 
     async def match_chat_mute(self, message: dict[str, Any]) -> None:
         """A player (un)muted the opponent: that player's sockets (every tab) follow."""
-        user = self.user  # type: ignore[attr-defined]
+        user = self.socket.user
         if user is None or user.pk != message["by"]:
             return
         await self.read_hidden_authors()
-        await self.send_json({"type": "chat_muted", "muted": message["mute"]})  # type: ignore[attr-defined]
+        await self.socket.send_json({"type": "chat_muted", "muted": message["mute"]})
 
     async def moderation_blocks(self, event: dict[str, Any]) -> None:
         """The viewer's blocks changed (moderation/services.py, through the user's group)."""
         await self.read_hidden_authors()
 
     async def read_hidden_authors(self) -> None:
-        user = self.user  # type: ignore[attr-defined]
+        user = self.socket.user
         if user is not None:
             self.hidden_authors = frozenset(
-                await _read_hidden(viewer_id=user.pk, match_id=self.match_id)
+                await _read_hidden(viewer_id=user.pk, match_id=self.socket.match_id)
             )
+
+
+MATCH_PARTS.append(ChatPart)

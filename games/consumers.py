@@ -11,13 +11,13 @@ import asyncio
 import logging
 import time
 from collections import deque
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 import orjson
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from chat.consumers import ChatSocketMixin, read_chat
 from config import metrics
 from config.database_thread import in_database_thread
 from config.log_format import bind_play
@@ -41,7 +41,21 @@ CLOSE_NOT_FOUND = 4404
 SNAPSHOT_WINDOW_SECONDS = 60.0
 
 
-class MatchSocket(ChatSocketMixin, SiteSocket):
+class MatchPart(Protocol):
+    """What an app above games adds to every match socket (chat/consumers.py `ChatPart`)."""
+
+    # The group messages it answers, by type (`match.chat`), each with its handler.
+    handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]]
+
+    async def opened(self) -> None: ...
+    async def add_to_snapshot(self, state: dict[str, Any]) -> None: ...
+
+
+# Each makes its part of a new match socket; filled by the apps above games from their own code.
+MATCH_PARTS: list[Callable[[Any], MatchPart]] = []
+
+
+class MatchSocket(SiteSocket):
     """`/ws/matches/<id>/`: players play, everyone watches and chats (docs/protocol.md).
 
     Group messages come from this process's hub (games/hub.py), not through the socket's own
@@ -59,9 +73,15 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
     may_take_seat: bool = False
     _held: list[dict[str, Any]] | None = None
     _resync: asyncio.Task | None = None
+    parts: tuple[MatchPart, ...] = ()
+    _part_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}  # noqa: RUF012
 
     async def on_open(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.parts = tuple(make(self) for make in MATCH_PARTS)
+        self._part_handlers = {
+            kind: handler for part in self.parts for kind, handler in part.handlers.items()
+        }
         user = self.user
         bind_play(match_id=self.match_id, user_id=user.pk if user else None)
         self._snapshot_lock = asyncio.Lock()
@@ -87,7 +107,8 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
             return
         self.seat = self._seat_in(snapshot)
         self.may_take_seat = self._may_take_seat(snapshot)
-        await self.read_hidden_authors()
+        for part in self.parts:
+            await part.opened()
         await presence.presence_join(self.match_id, self.channel_name, self.seat)
         self.opened = True
         await self._send_snapshot(snapshot)
@@ -146,13 +167,9 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
         side = None
         if self.seat is not None:
             side = next(p["side"] for p in state["match"]["players"] if p["seat"] == self.seat)
+        for part in self.parts:
+            await part.add_to_snapshot(state)
         user = self.user
-        state["chat"] = await read_chat(
-            match_id=self.match_id,
-            match_status=state["match"]["status"],
-            viewer_id=user.pk if user else None,
-            is_player=self.seat is not None,
-        )
         self.version = version
         await self.send_json(
             {
@@ -166,6 +183,14 @@ class MatchSocket(ChatSocketMixin, SiteSocket):
     async def _broadcast_presence(self) -> None:
         reading = await presence.presence_read(self.match_id)
         await publish_match_message(self.match_id, {"type": "match.presence", **reading.message()})
+
+    async def _dispatch(self, message: dict[str, Any]) -> None:
+        """Group messages a part answers go to it (`match.chat` to chat's); the rest as usual."""
+        handler = self._part_handlers.get(message["type"])
+        if handler is None:
+            await super()._dispatch(message)
+        else:
+            await handler(message)
 
     # --- Commands ---------------------------------------------------------------------------------
 

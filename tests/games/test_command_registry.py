@@ -5,6 +5,7 @@ with `bad_field` through the real socket, changing nothing."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -161,3 +162,22 @@ async def test_the_site_socket_answers_its_registered_commands_and_refuses_other
         answer = await socket.receive_json_from(timeout=5)
         assert (answer["code"], answer["id"]) == ("unknown_type", kind)
     await socket.disconnect()
+
+
+@pytest.mark.parametrize("module", ["games/consumers.py", "games/lobby_socket.py"])
+def test_the_sockets_import_no_app_above_games(module):
+    """Chat and pairing register into the sockets from their own code (MATCH_COMMANDS,
+    MATCH_PARTS, LOBBY_COMMANDS, LOBBY_PARTS), anywhere in the module, functions included."""
+    tree = ast.parse((PROTOCOL.parents[1] / module).read_text())
+    imported = {
+        name.split(".")[0]
+        for node in ast.walk(tree)
+        for name in (
+            [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else []
+        )
+    }
+    assert not imported & {"chat", "pairing", "web"}, imported
