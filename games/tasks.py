@@ -1,4 +1,6 @@
-"""Celery tasks for timed play: thin, they take ids and call services (CONVENTIONS.md).
+"""Celery tasks for timed play: thin, they take ids and call services.
+
+As README "How code is shaped here" says.
 
 - `enforce_deadline` is scheduled after commit for each turn's deadline (eta); the service checks
   under the match lock that the same turn is still open and that the deadline has passed.

@@ -1,7 +1,7 @@
-"""Every write to the pairing pool (CONVENTIONS.md: keyword-only, a transaction and row locks
-inside, side effects after commit).
+"""Every write to the pairing pool (README "How code is shaped here": keyword-only, a transaction
+and row locks inside, side effects after commit).
 
-Exactly once (issue 15, part 2): whoever runs the pairing of a pool — the socket of a player who
+Exactly once: whoever runs the pairing of a pool — the socket of a player who
 just joined, in any Daphne process, or the beat sweep in the Celery worker — first takes the
 pool's PostgreSQL advisory lock, then locks the free entries (`select_for_update`), pairs them
 with the pure function (pairing/logic.py), and in the same transaction starts each match and

@@ -1,4 +1,4 @@
-"""Every write to matches and games: one function per command (CONVENTIONS.md).
+"""Every write to matches and games: one function per command (README "How code is shaped here").
 
 Each command opens `transaction.atomic()`, locks the Match row with `select_for_update()` first
 (our one-actor-per-match), and goes load → engine → persist → publish (`context.py`): the match's

@@ -32,7 +32,7 @@ from realtime.errors import CommandError
 
 
 def refuse_if_banned(user) -> None:
-    """A banned player cannot play: create, accept or rematch (issue 14)."""
+    """A banned player cannot play: create, accept or rematch."""
     from moderation.selectors import ban_in_force
 
     if ban_in_force(user.pk) is not None:
@@ -53,7 +53,7 @@ def chosen_rules(
 ) -> RuleSet:  # fmt: skip
     """The engine's rule set for a player's choices (empty ones keep the preset's value);
     `bad_field` for a value the engine refuses, an unknown time control, or untimed rated play
-    (the seeds' clocks are timed without turn seconds)."""
+    (NARDEON and Omerta are timed without turn seconds)."""
     chosen = {
         name: value for name, value in {"match_length": length, **options}.items()
         if value not in (None, "")
@@ -110,9 +110,9 @@ def match_create(
     client_seed: str | None = None,
 ) -> Match:
     """An open challenge (or a private invite, or a direct challenge to `invited`). Validates
-    through the engine's RuleSet; the seeds' clocks (`time_control` other than "turn") have their
-    own figures, so they take no turn time or reserve (games/rules/clock.py). Its server seed is
-    the one the creator's page committed to before the form was sent (games/next_seed.py), and
+    through the engine's RuleSet; the rule pages' clocks (`time_control` other than "turn") have
+    their own figures, so they take no turn time or reserve (games/rules/clock.py). Its server seed
+    is the one the creator's page committed to before the form was sent (games/next_seed.py), and
     ``client_seed`` is the creator's browser's (games/fairness)."""
     seed = client_seed_or_new(client_seed)
     rules = chosen_rules(
@@ -124,7 +124,7 @@ def match_create(
     if time_control != TimeControl.TURN:
         turn_seconds, reserve_seconds = None, 0
     if creator.is_guest and (rated or private):
-        # Guests play casual open games only: no rated play, no direct challenges (issue #16).
+        # Guests play casual open games only: no rated play, no direct challenges.
         raise CommandError("guest_not_allowed", _("Sign up to play rated or to invite a friend."))
     refuse_if_banned(creator)
     match = Match(
@@ -172,8 +172,9 @@ def rating_in_range(rating: int, lowest: int | None, highest: int | None) -> boo
 
 
 def _limit_private_challenges(creator) -> None:
-    """At most PRIVATE_CHALLENGES_PER_HOUR invite links per player and hour (issue 10). Locks the
-    creator's row, so two tabs creating at once are counted one after the other."""
+    """At most PRIVATE_CHALLENGES_PER_HOUR invite links per player and hour, so links cannot be
+    minted without end. Locks the creator's row, so two tabs creating at once are counted one after
+    the other."""
     from accounts.models import User
 
     User.objects.select_for_update().filter(pk=creator.pk).first()

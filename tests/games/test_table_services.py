@@ -1,5 +1,5 @@
-"""Issue 17 through the services: claiming an abandoned match (with presence in Redis), forced
-turns by preference, the seeds' clocks on real rows, and the abandonment count on the profile."""
+"""At the table, through the services: claiming an abandoned match (presence in Redis), forced
+turns by preference, the rule pages' clocks on real rows, and abandonments on the profile."""
 
 from __future__ import annotations
 
@@ -99,7 +99,8 @@ def test_forced_turns_by_preference(active_match, players, fixed_dice, play_forc
     white, _ = players
     white.play_forced = play_forced
     white.save(update_fields=["play_forced"])
-    # On the first turn 5-3 has one legal turn: one checker leaves the head to 16 (RULES.md 4).
+    # On the first turn 5-3 has one legal turn: one checker leaves the head to 16
+    # (docs/rules.md, A turn, item 4).
     fixed_dice(5, 3)
     services.game_roll(user=white, match_id=active_match.pk, version=active_match.version)
     game = Game.objects.get(match=active_match)
