@@ -1,5 +1,5 @@
-"""How games answers the hooks of the apps below it (accounts/hooks.py, moderation/hooks.py),
-filled at start-up by `GamesConfig.ready()` (README, "Architecture")."""
+"""How games answers the hooks of the apps below it (accounts/hooks.py, ratings/hooks.py,
+moderation/hooks.py), filled at start-up by `GamesConfig.ready()` (README, "Architecture")."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import hooks as accounts_hooks
-from games.models import Match, MatchStatus
+from games.models import EndReason, GameResult, Match, MatchStatus
 from games.services.endings import matches_end_for_ban
 from moderation import hooks as moderation_hooks
+from ratings import hooks as ratings_hooks
+from ratings.counts import Outcome
 from ratings.services import rating_revert_match
 from realtime.errors import CommandError
 
@@ -21,6 +23,19 @@ def has_played() -> Exists:
     """A user row has played (or created) a match: a guest with matches keeps its row, since
     the opponents' history shows it (accounts.guests.guests_delete_unused)."""
     return Exists(Match.objects.filter(Q(creator=OuterRef("pk")) | Q(opponent=OuterRef("pk"))))
+
+
+def match_outcome(match: Match) -> Outcome:
+    """What a finished match adds to its players' records (ratings/counts.py)."""
+    mars = match.games.filter(result=GameResult.MARS).values_list("white_seat", "winner_side")
+    return Outcome(
+        rule_set_name=match.rule_set_name,
+        player_ids=(match.creator_id, match.opponent_id),
+        winner_id=match.winner_id,
+        abandoned=match.end_reason == EndReason.ABANDONED,
+        timeouts=(match.timeouts(0), match.timeouts(1)),
+        mars_won_by_seat=tuple(white if side == "w" else 1 - white for white, side in mars),
+    )
 
 
 def played_in(user_id: int, match_id: int) -> bool:
@@ -63,6 +78,7 @@ def match_annul(*, match_id: int, refuse_party: Callable[[int | None], None]) ->
 
 def connect() -> None:
     accounts_hooks.has_history.fill(has_played)
+    ratings_hooks.match_outcome.fill(match_outcome)
     moderation_hooks.took_part_in_match.add(played_in)
     moderation_hooks.latest_match_together.fill(latest_match_together)
     moderation_hooks.match_annul.fill(match_annul)

@@ -10,13 +10,27 @@ aborted or cancelled ones, annulled ones left out (an annulment takes the match'
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import F
 from django.utils import timezone
 
-from games.models import EndReason, GameResult
+from ratings import hooks
 from ratings.models import CountedMatch, HeadToHead, RecordCount
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a finished match adds to its players' records, as games tells it (ratings/hooks.py
+    `match_outcome`): ratings does not read games' tables."""
+
+    rule_set_name: str
+    player_ids: tuple[int, int]  # the seats' players: creator (seat 0), opponent (seat 1)
+    winner_id: int | None
+    abandoned: bool  # ended because a player stayed away past the reconnect window
+    timeouts: tuple[int, int]  # each seat's timeouts
+    mars_won_by_seat: tuple[int, ...]  # the seat that won each mars game (docs/glossary.md)
 
 
 def record_count_match(*, match: Any) -> bool:
@@ -27,7 +41,7 @@ def record_count_match(*, match: Any) -> bool:
     again. Returns whether the match was counted by this call."""
     _, created = CountedMatch.objects.get_or_create(match_id=match.pk)
     if created:
-        _add(match, sign=1)
+        _add(hooks.match_outcome(match), sign=1)
     return created
 
 
@@ -40,25 +54,19 @@ def record_revert_match(*, match_id: int) -> bool:
         reverted_at=timezone.now()
     )
     if taken:
-        _add(CountedMatch.objects.select_related("match").get(pk=match_id).match, sign=-1)
+        match = CountedMatch.objects.select_related("match").get(pk=match_id).match
+        _add(hooks.match_outcome(match), sign=-1)
     return bool(taken)
 
 
-def _mars_won_by_seat(match: Any) -> list[int]:
-    """The seat that won each of the match's mars games (a game won before the loser bore off a
-    checker: docs/glossary.md)."""
-    games = match.games.filter(result=GameResult.MARS).values_list("white_seat", "winner_side")
-    return [white_seat if side == "w" else 1 - white_seat for white_seat, side in games]
-
-
-def _add(match: Any, *, sign: int) -> None:
+def _add(match: Outcome, *, sign: int) -> None:
     """Add a match to its players' counters (sign 1) or take it out (-1). The rows are updated in
     user-id order, so two matches of the same players ending at once cannot deadlock."""
-    mars = _mars_won_by_seat(match)
-    seats = sorted([(match.creator_id, 0), (match.opponent_id, 1)])
+    mars = match.mars_won_by_seat
+    seats = sorted([(match.player_ids[0], 0), (match.player_ids[1], 1)])
     for user_id, seat in seats:
         won = match.winner_id == user_id
-        abandoned = not won and match.end_reason == EndReason.ABANDONED
+        abandoned = not won and match.abandoned
         given = sum(1 for winner in mars if winner == seat)
         RecordCount.objects.bulk_create(
             [RecordCount(user_id=user_id, rule_set_name=match.rule_set_name)],
@@ -67,7 +75,7 @@ def _add(match: Any, *, sign: int) -> None:
         RecordCount.objects.filter(user_id=user_id, rule_set_name=match.rule_set_name).update(
             played=F("played") + sign,
             won=F("won") + sign * int(won),
-            timeouts=F("timeouts") + sign * match.timeouts(seat),
+            timeouts=F("timeouts") + sign * match.timeouts[seat],
             abandoned=F("abandoned") + sign * int(abandoned),
             mars_given=F("mars_given") + sign * given,
             mars_taken=F("mars_taken") + sign * (len(mars) - given),

@@ -13,7 +13,6 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import Q
 
-from games.models import Match
 from ratings import chart, elo
 from ratings.models import HeadToHead, Rating, RatingChange, RecordCount
 
@@ -23,7 +22,7 @@ CHART_SECONDS = 3600
 
 @dataclass(frozen=True)
 class RuleSetRecord:
-    name: Any
+    name: Any  # the stored rule set name; the profile page shows games' label for it
     played: int
     won: int
 
@@ -131,8 +130,7 @@ def player_record(player, viewer=None) -> Record:
         RecordCount.objects.filter(user=player, played__gt=0).order_by("rule_set_name")
     )  # a row per rule set played (ratings/counts.py)
     rule_sets = [
-        RuleSetRecord(Match(rule_set_name=row.rule_set_name).get_rule_set_name_display(),
-                      row.played, row.won)
+        RuleSetRecord(row.rule_set_name, row.played, row.won)
         for row in counts
     ]  # fmt: skip
     head_to_head = None

@@ -38,6 +38,8 @@ urlpatterns = [
     path("accounts/2fa/staff/<str:token>/", staff_mfa.enrolment, name="staff_mfa_enrolment"),
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", set_language, name="set_language"),
+    path("@/<str:username>", views.profile, name="profile"),
+    path("settings/", views.preferences, name="preferences"),
     path("", include("accounts.urls")),
     path("", include("moderation.urls")),
     path("", include("games.urls")),

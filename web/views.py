@@ -1,13 +1,28 @@
-"""The pages that belong to no single app: home, the rules, the health probe."""
+"""The pages that belong to no single app: home, the rules, the health probe, a player's profile
+and the preferences page (with the player's blocks)."""
+
+from dataclasses import replace
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
 
+from accounts.forms import PreferencesForm
+from accounts.models import User
 from config.health import cached_checks
+from games.models import RuleSetName
 from games.rules import ruleset
+from games.selectors import MatchKey, player_match_page
+from moderation.eligibility import may_challenge
+from moderation.selectors import blockers_between, blocks_of
+from moderation.services import can_report
+from ratings.records import Record, player_record, rating_deltas
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -45,3 +60,63 @@ def healthz(request: HttpRequest) -> JsonResponse:
     ):
         body.update(failing=failing, checks=results)
     return JsonResponse(body, status=503 if failing else 200)
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page: ratings' record, games' match list, moderation's block, report and
+    challenge buttons."""
+    player = get_object_or_404(User, username=username, is_active=True)
+    # The match list's Newer and Older links name the match they continue from (keyset paging).
+    older, newer = request.GET.get("older"), request.GET.get("newer")
+    try:
+        if older is not None and newer is not None:
+            raise ValueError("older and newer")
+        older_than = MatchKey.parse(older) if older is not None else None
+        newer_than = MatchKey.parse(newer) if newer is not None else None
+    except ValueError:
+        return HttpResponseBadRequest(_("This link to a page of the match list is not valid."))
+    record = _with_rule_set_names(player_record(player, viewer=request.user))
+    page = player_match_page(player, older_than=older_than, newer_than=newer_than)
+    deltas = rating_deltas(player, [match.pk for match in page.matches])
+    for match in page.matches:
+        match.rating_delta = deltas.get(match.pk)
+    viewer = request.user
+    signed_in = viewer.is_authenticated and viewer.pk != player.pk
+    blockers = blockers_between(viewer.pk, player.pk) if signed_in else set()
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            "record": record,
+            "page": page,
+            "blocking": viewer.pk in blockers,
+            "can_report": signed_in and can_report(viewer),
+            "may_challenge": signed_in and may_challenge(viewer, player, blocked=bool(blockers)),
+        },
+    )
+
+
+def _with_rule_set_names(record: Record) -> Record:
+    """The record's rule sets under their names in the page's language (games' vocabulary;
+    ratings keeps only the stored value), as `get_rule_set_name_display` would name them."""
+    names = dict(RuleSetName.choices)
+    return replace(
+        record,
+        rule_sets=[replace(row, name=names.get(row.name, row.name)) for row in record.rule_sets],
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def preferences(request: HttpRequest) -> HttpResponse:
+    form = PreferencesForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Your preferences are saved."))
+        return redirect("preferences")
+    return render(
+        request,
+        "accounts/preferences.html",
+        {"form": form, "blocks": blocks_of(request.user.pk)},
+    )
