@@ -7,6 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from games import hook_answers  # the app registry is ready only now
+        from games import hook_answers, tasks  # the app registry is ready only now
 
         hook_answers.connect()
+        tasks.connect()

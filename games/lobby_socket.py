@@ -14,6 +14,7 @@ from config.database_thread import in_database_thread
 from config.wire import json_text
 from games import presence, selectors
 from games.events import LOBBY_GROUP
+from ratings.selectors import ratings_of
 from realtime.commands import Command, CommandRegistry, Entry, Sender
 from realtime.socket import SiteSocket, echo_id
 
@@ -172,6 +173,4 @@ LOBBY_COMMANDS.register(LobbyPing, sender=Sender.ANYONE, handler=LobbySocket._po
 
 
 def _rating_of(user_id: int) -> int:
-    from ratings.selectors import ratings_of
-
     return ratings_of([user_id])[user_id].value

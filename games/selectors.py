@@ -22,6 +22,8 @@ from games.protocol import (
     opening_state,
 )
 from games.rules.ruleset import SEED_CLOCK_NAMES
+from games.services.challenges import challenge_payload
+from games.services.lifecycle import rating_in_range
 from ratings.selectors import Row, ratings_of
 
 LOBBY_LIMIT = 100
@@ -196,8 +198,6 @@ def challenges_visible(
 ) -> list[dict[str, Any]]:
     """The open challenges a viewer may accept (their rating inside each one's range), and their
     own; everyone's for a visitor who is not signed in."""
-    from games.services.lifecycle import rating_in_range
-
     if rating is None:
         return open_list
     return [
@@ -211,8 +211,6 @@ def challenges_visible(
 def pending_challenges(user_id: int) -> list[dict[str, Any]]:
     """The direct challenges still waiting for this player's answer, as notifications (a page
     opened after one was sent shows it too)."""
-    from games.services.challenges import challenge_payload
-
     now = timezone.now()
     matches = list(
         Match.objects.filter(invited_id=user_id, status=MatchStatus.OPEN, expires_at__gt=now)

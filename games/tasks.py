@@ -24,6 +24,11 @@ from celery import shared_task
 from django.db import transaction
 
 from config.log_format import play_logging
+from games import schedule
+from games.services import game_deadline_enforce, game_deadlines_due, matches_close_stale
+from games.services.bots import bot_act as act
+from games.services.bots import bots_nudge_stuck
+from games.services.challenges import challenges_expire
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +40,6 @@ def schedule_deadline(match_id: int, game_id: int, turn_number: int, deadline: d
 
 @shared_task(name="games.enforce_deadline", acks_late=True, ignore_result=True)
 def enforce_deadline(match_id: int, game_id: int, turn_number: int) -> None:
-    from games.services import game_deadline_enforce
-
     with play_logging(match_id=match_id):
         wait = game_deadline_enforce(match_id=match_id, game_id=game_id, turn_number=turn_number)
     if wait is not None:  # woken early (clock skew between hosts): never act before the deadline
@@ -51,8 +54,6 @@ def schedule_bot(match_id: int, version: int, pause: float) -> None:
 @shared_task(name="games.bot_act", acks_late=True, ignore_result=True, expires=600)
 def bot_act(match_id: int, version: int) -> None:
     """The bot rolls, plays one step, or answers a rematch (a person's pace, one task each)."""
-    from games.services.bots import bot_act as act
-
     with play_logging(match_id=match_id):
         act(match_id=match_id, version=version)
 
@@ -60,15 +61,11 @@ def bot_act(match_id: int, version: int) -> None:
 @shared_task(name="games.nudge_bots", ignore_result=True, expires=10)
 def nudge_bots() -> int:
     """Beat: a bot whose move task was lost acts anyway (services.bots_nudge_stuck)."""
-    from games.services.bots import bots_nudge_stuck
-
     return bots_nudge_stuck()
 
 
 @shared_task(name="games.sweep_deadlines", ignore_result=True, expires=5)
 def sweep_deadlines() -> int:
-    from games.services import game_deadline_enforce, game_deadlines_due
-
     enforced = 0
     for match_id, game_id, turn_number in game_deadlines_due():
         try:
@@ -89,21 +86,22 @@ def schedule_challenge_expiry(match_id: int, expires_at: datetime) -> None:
 
 @shared_task(name="games.expire_challenge", acks_late=True, ignore_result=True)
 def expire_challenge(match_id: int) -> int:
-    from games.services.challenges import challenges_expire
-
     return challenges_expire(match_id=match_id)
 
 
 @shared_task(name="games.expire_challenges", ignore_result=True, expires=10)
 def expire_challenges() -> int:
     """The beat's catch-all for expiry tasks that were lost (a killed worker)."""
-    from games.services.challenges import challenges_expire
-
     return challenges_expire()
 
 
 @shared_task(name="games.close_stale_matches", ignore_result=True, expires=300)
 def close_stale_matches() -> int:
-    from games.services import matches_close_stale
-
     return matches_close_stale()
+
+
+def connect() -> None:
+    """Fill games/schedule.py's hooks (GamesConfig.ready(), in every process)."""
+    schedule.deadline.fill(schedule_deadline)
+    schedule.bot.fill(schedule_bot)
+    schedule.challenge_expiry.fill(schedule_challenge_expiry)

@@ -10,11 +10,14 @@ from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.models import User
 from games import hooks, selectors, services
 from games.forms import BotMatchForm, DirectChallengeForm, MatchCreateForm
 from games.models import TURN_SECONDS_CHOICES, Match, MatchStatus, RuleSetName
 from games.next_seed import next_seed_commitment
 from games.protocol import fairness_state
+from games.services.challenges import challenge_decline as decline
+from games.services.challenges import challenge_direct
 from ratings.selectors import ratings_of
 
 
@@ -197,9 +200,6 @@ def match_cancel(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def challenge_player(request: HttpRequest, username: str) -> HttpResponse:
     """A direct challenge from a player's profile: the Play page's settings form."""
-    from accounts.models import User
-    from games.services.challenges import challenge_direct
-
     invited = get_object_or_404(User, username=username, is_active=True)
     form = DirectChallengeForm(request.POST or None)
     status = 200
@@ -225,8 +225,6 @@ def challenge_player(request: HttpRequest, username: str) -> HttpResponse:
 @login_required
 @require_POST
 def challenge_decline(request: HttpRequest, match_id: int) -> HttpResponse:
-    from games.services.challenges import challenge_decline as decline
-
     try:
         decline(user=request.user, match_id=match_id)
     except services.CommandError as error:

@@ -17,19 +17,20 @@ from __future__ import annotations
 from datetime import timedelta
 from functools import lru_cache
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.fairness import new_client_seed
-from games.models import EndReason, Game, Match, MatchStatus, Phase, rule_columns
+from games.models import Game, Match, MatchStatus, Phase, rule_columns
 from games.next_seed import take_next_seed
 from games.rules import Board, RuleSet, Side, StepSequence, choose_rest_of_turn
 from games.rules import match as engine
 from games.rules.bots import LEVELS, choose_bot_turn
-from games.services.context import Locked, locked
+from games.services.bot_turns import bot_seat
+from games.services.context import locked
 from games.services.lifecycle import begin_first_game, chosen_rules, client_seed_or_new
 from games.services.rematch import match_rematch_record_offer
 from games.services.starts import match_started, players_lock, refuse_if_playing
@@ -40,8 +41,6 @@ BOT_NAMES = {"beginner": "Bot-Beginner", "club": "Bot-Club", "master": "Bot-Mast
 
 def bot_account(level: str):
     """The bot account of a level (created on first use; accounts/migrations/0005 makes them)."""
-    from accounts.models import User
-
     if level not in LEVELS:
         raise CommandError("bad_field", _("Choose one of the computer's levels."))
     username = BOT_NAMES[level]
@@ -130,30 +129,6 @@ def _planned_turn(
     return choose_bot_turn(level, board, side, dice, first_turn, rules, seed=seed)
 
 
-def _bot_seat(context: Locked) -> int | None:
-    """The seat of the bot that is to act in this match now, if any."""
-    match, game = context.match, context.game
-    if match.status == MatchStatus.ACTIVE and game is not None and game.phase != Phase.OVER:
-        seat = game.seat_of_side(game.turn)
-        return seat if match.player_id(seat) in context.bot_levels else None
-    if rematch_due(context):
-        return next(seat for seat in (0, 1) if match.player_id(seat) in context.bot_levels)
-    return None
-
-
-def rematch_due(context: Locked) -> bool:
-    """A finished match with a bot in it, no rematch yet, none declined and none offered: the
-    bot offers one. (A person's offer never waits for the bot: games/services/rematch.py accepts
-    it at once.)"""
-    match = context.match
-    if match.status != MatchStatus.FINISHED or match.end_reason == EndReason.ABORTED:
-        return False
-    if match.rematch_id is not None or match.rematch_declined:
-        return False
-    bots = [seat for seat in (0, 1) if match.player_id(seat) in context.bot_levels]
-    return len(bots) == 1 and match.rematch_offered_by is None
-
-
 def bot_act(*, match_id: int, version: int) -> None:
     """The bot does its next thing in this match: roll, play one step of its planned turn, or
     offer a rematch. Locks the match row; does nothing when the version has moved on or it is
@@ -163,7 +138,7 @@ def bot_act(*, match_id: int, version: int) -> None:
             context = locked(match_id)
         except CommandError:
             return  # the match is gone
-        seat = _bot_seat(context)
+        seat = bot_seat(context.match, context.game, context.bot_levels)
         if seat is None or context.match.version != version:
             return
         bot_id = context.match.player_id(seat)
@@ -222,15 +197,3 @@ def bots_nudge_stuck(*, limit: int = 200) -> int:
     for match_id, version in stuck:
         bot_act(match_id=match_id, version=version)
     return len(stuck)
-
-
-def bot_pause(context: Locked) -> float:
-    """Seconds the bot waits before acting: longer before the first step of a turn."""
-    game = context.game
-    if game is not None and game.phase == Phase.MOVE and game.steps:
-        return settings.BOT_STEP_SECONDS
-    return settings.BOT_THINK_SECONDS
-
-
-def bot_to_act(context: Locked) -> bool:
-    return _bot_seat(context) is not None

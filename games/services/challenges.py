@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import schedule
 from games.models import Match, MatchStatus
 from games.rules import match as engine
 from games.services.context import locked
@@ -54,9 +55,7 @@ def challenge_direct(*, creator, invited, **settings_chosen: Any) -> Match:
         notify_user(
             invited.pk, challenge_payload(match, ratings_of([creator.pk])[creator.pk].value)
         )
-    from games.tasks import schedule_challenge_expiry
-
-    schedule_challenge_expiry(match.pk, expires_at)
+    schedule.challenge_expiry(match.pk, expires_at)
     return match
 
 

@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import dice as dice_source
+from games import schedule
 from games.events import publish
 from games.models import Game, Match, MatchStatus, Turn
 from games.protocol import event_detail, game_state, match_section, step_to_wire
@@ -32,6 +34,7 @@ from games.rules.match import (
     TurnEnded,
     apply_event,
 )
+from games.services.bot_turns import bot_pause, bot_seat
 from games.services.errors import refused
 from games.services.hot_path import lock_and_load, update_rows
 from games.services.state_rows import (
@@ -43,6 +46,8 @@ from games.services.state_rows import (
 )
 from ratings.counts import record_count_match
 from ratings.models import ShownRating
+from ratings.selectors import ratings_of
+from ratings.services import rating_apply_match
 from realtime.errors import CommandError
 
 # `last_activity_at` only serves the 24-hour stale check, and it is indexed: writing it on every
@@ -180,9 +185,6 @@ class Locked:
 
     def _apply_ratings(self, winner_seat: int) -> dict[int, Any]:
         """The one call at match end (ratings/services.py), inside this transaction."""
-        from ratings.selectors import ratings_of
-        from ratings.services import rating_apply_match
-
         match = self.match
         applied = rating_apply_match(
             match=match,
@@ -251,8 +253,6 @@ class Locked:
         self.events = []
 
     def _publish_on_commit(self) -> None:
-        from django.db import transaction
-
         events, match_id, lobby = list(self.events), self.match.pk, self.lobby_changed
         if events or lobby:
             transaction.on_commit(lambda: publish(match_id, events, lobby=lobby))
@@ -261,23 +261,16 @@ class Locked:
         # A new turn, or a new clock in the same turn (a cube offer or its answer).
         moved = (turn, deadline) != (self.turn_at_start, self.deadline_at_start)
         if turn is not None and moved and deadline is not None:
-            from games.tasks import schedule_deadline
-
-            transaction.on_commit(lambda: schedule_deadline(match_id, *turn, deadline))
+            transaction.on_commit(lambda: schedule.deadline(match_id, *turn, deadline))
         if self.bot_levels:
             self._schedule_bot()
 
     def _schedule_bot(self) -> None:
-        """A bot is to move or to answer a rematch: its Celery task, after commit, after a
-        human-like pause (games/services/bots.py)."""
-        from django.db import transaction
-
-        from games.services.bots import bot_pause, bot_to_act
-        from games.tasks import schedule_bot
-
-        if bot_to_act(self):
-            match_id, version, pause = self.match.pk, self.match.version, bot_pause(self)
-            transaction.on_commit(lambda: schedule_bot(match_id, version, pause))
+        """A bot is to move or to offer a rematch: its Celery task, after commit, after a
+        human-like pause (games/services/bot_turns.py)."""
+        if bot_seat(self.match, self.game, self.bot_levels) is not None:
+            match_id, version, pause = self.match.pk, self.match.version, bot_pause(self.game)
+            transaction.on_commit(lambda: schedule.bot(match_id, version, pause))
 
 
 def locked(match_id: int) -> Locked:

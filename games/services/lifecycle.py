@@ -19,7 +19,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games import presence
+from games.events import publish
 from games.fairness import is_client_seed, new_client_seed
 from games.models import Match, MatchStatus, TimeControl, rule_columns
 from games.next_seed import take_next_seed
@@ -27,24 +29,9 @@ from games.rules import RuleSet, rule_set
 from games.rules import match as engine
 from games.services.context import Locked, locked
 from games.services.starts import match_started, people_of, players_lock, refuse_if_playing
+from moderation.eligibility import refuse_if_banned, refuse_if_blocked
 from ratings.selectors import ratings_of
 from realtime.errors import CommandError
-
-
-def refuse_if_banned(user) -> None:
-    """A banned player cannot play: create, accept or rematch."""
-    from moderation.selectors import ban_in_force
-
-    if ban_in_force(user.pk) is not None:
-        raise CommandError("banned", _("Your account is banned from play."))
-
-
-def refuse_if_blocked(a_id: int, b_id: int) -> None:
-    """No challenge, accept or rematch between players when either blocks the other."""
-    from moderation.selectors import blocked_between
-
-    if blocked_between(a_id, b_id):
-        raise CommandError("blocked", _("You cannot play this player."))
 
 
 def chosen_rules(
@@ -175,8 +162,6 @@ def _limit_private_challenges(creator) -> None:
     """At most PRIVATE_CHALLENGES_PER_HOUR invite links per player and hour, so links cannot be
     minted without end. Locks the creator's row, so two tabs creating at once are counted one after
     the other."""
-    from accounts.models import User
-
     User.objects.select_for_update().filter(pk=creator.pk).first()
     since = timezone.now() - timedelta(hours=1)
     made = Match.objects.filter(creator=creator, private=True, created_at__gte=since).count()
@@ -189,8 +174,6 @@ def _limit_private_challenges(creator) -> None:
 
 
 def _lobby_changed() -> None:
-    from games.events import publish
-
     publish(0, [], lobby=True)
 
 

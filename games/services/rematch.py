@@ -17,13 +17,9 @@ from django.utils.translation import gettext as _
 from games.fairness import new_client_seed, new_server_seed
 from games.models import EndReason, Match, MatchStatus, rule_columns
 from games.services.context import Locked, locked
-from games.services.lifecycle import (
-    begin_first_game,
-    client_seed_or_new,
-    refuse_if_banned,
-    refuse_if_blocked,
-)
+from games.services.lifecycle import begin_first_game, client_seed_or_new
 from games.services.starts import match_started, people_of, players_lock, refuse_if_playing
+from moderation.eligibility import refuse_if_banned, refuse_if_blocked
 from realtime.errors import CommandError
 
 

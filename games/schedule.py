@@ -1,0 +1,14 @@
+"""Work the match services leave to Celery, named here: the services call these hooks after
+commit, games/tasks.py fills them with its tasks (config/hooks.py). The tasks call the services,
+so the services never import the tasks: no circle of files (README, "Architecture")."""
+
+from config.hooks import Hook
+
+# (match_id, game_id, turn_number, deadline): enforce a timed turn's deadline at `deadline`.
+deadline = Hook("games.schedule.deadline")
+
+# (match_id, version, pause): the bot acts in the match after `pause` seconds.
+bot = Hook("games.schedule.bot")
+
+# (match_id, expires_at): a direct challenge lapses unanswered at `expires_at` (after commit).
+challenge_expiry = Hook("games.schedule.challenge_expiry")
