@@ -87,3 +87,11 @@ bench-boards: $(STAMP)
 .PHONY: bench-pairing
 bench-pairing: $(STAMP)
 	$(PY) -m bench.pairing $(BENCH_ARGS)
+
+# The apps' layers and no circle of files (.importlinter; README "Architecture"), checked before
+# every test run, and so in CI. In its own process: in pytest's, Twisted's zope.interface
+# declarations on abc.ABC break import-linter's check of its contract options.
+.PHONY: layers
+layers: $(STAMP)
+	$(VENV)/bin/lint-imports
+test test-all: layers
