@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db.models import Count, Q
+from django.utils import timezone
 
+from games.forms import MatchCreateForm
 from games.models import Match
 from pairing.models import PoolEntry
-from pairing.pools import Pool
+from pairing.pools import TILES, Pool
 
 # A player who aborted ABORTS_TO_WARN of their last RECENT_MATCHES started matches is warned and
 # kept out of the pool for ABORT_COOLDOWN after their last abort, so aborting until a wanted
@@ -67,11 +69,6 @@ def player_wait(user_id: int) -> PoolEntry | None:
 def play_page_pairing(user) -> dict:
     """The Play page's quick-pairing card: the tiles, the custom pool choices, and the player's
     abort warning."""
-    from django.utils import timezone
-
-    from games.forms import MatchCreateForm
-    from pairing.pools import TILES
-
     record = abort_record(user.pk, timezone.now()) if user is not None else None
     form = MatchCreateForm()
     rule_set_labels = dict(form.fields["rule_set_name"].choices)

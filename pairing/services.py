@@ -25,13 +25,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config import metrics
+from games.events import LOBBY_GROUP
 from games.fairness import commitment
 from games.models import Match, MatchStatus
 from games.next_seed import COMMITMENT_PATTERN, take_committed_seed, take_next_seed
+from games.services.lifecycle import client_seed_or_new, match_start_paired
 from moderation.eligibility import blocked_pair_predicate, refuse_pool
 from pairing import liveness
 from pairing.locks import lock_player, lock_pool, rolled_back
-from pairing.logic import CONFIRM_SECONDS, Waiting, pair_up
+from pairing.logic import CONFIRM_SECONDS, Waiting, pair_up, window
 from pairing.models import PairedWait, PoolEntry, Proposal
 from pairing.pools import Pool
 from pairing.selectors import abort_record, pool_sizes
@@ -57,8 +59,6 @@ def _pool_filter(pool: Pool) -> Q:
 
 def status_payload(entry: PoolEntry, now: datetime) -> dict[str, Any]:
     """What the waiting player is told about their wait (docs/protocol.md `pool_waiting`)."""
-    from pairing.logic import window
-
     waited = max(0.0, (now - entry.joined_at).total_seconds())
     accepted = window(waited)
     return {
@@ -110,8 +110,6 @@ def pool_join(
     one. ``server_seed_hash`` is the commitment the page showed before the client seed was sent:
     the new wait plays on exactly that seed, or the join is refused (`seed_changed`); a client
     seed needs it."""
-    from games.services.lifecycle import client_seed_or_new
-
     seed = client_seed_or_new(client_seed)
     if server_seed_hash is not None and not (
         isinstance(server_seed_hash, str) and COMMITMENT_PATTERN.fullmatch(server_seed_hash)
@@ -264,8 +262,6 @@ def _propose(first: PoolEntry, second: PoolEntry, now: datetime) -> None:
 
 
 def _start(pool: Pool, first: PoolEntry, second: PoolEntry, now: datetime) -> Match:
-    from games.services.lifecycle import match_start_paired
-
     earlier = min((first, second), key=lambda entry: (entry.joined_at, entry.user_id))
     match = match_start_paired(
         first_id=first.user_id,
@@ -403,8 +399,6 @@ def pools_sweep() -> dict[str, int]:
     before = liveness.write_counts(sizes)
     metrics.pool_sizes(sizes, before)
     if before != sizes:
-        from games.events import LOBBY_GROUP
-
         async_to_sync(get_channel_layer().group_send)(
             LOBBY_GROUP, {"type": "pool.counts", "counts": sizes}
         )

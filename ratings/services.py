@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
+from accounts.models import User
 from ratings import elo
 from ratings.counts import record_revert_match
 from ratings.models import Period, PeriodWins, Rating, RatingChange
@@ -61,8 +62,6 @@ def _count_period(user_id: int, moment: datetime.datetime, *, won: bool, sign: i
 def _against_bot(user_ids: list[int]) -> bool:
     """A match against the computer moves ratings but stays out of the wins boards' counters:
     bots never appear there, and beating them is no achievement to rank."""
-    from accounts.models import User
-
     return User.objects.filter(pk__in=user_ids, is_bot=True).exists()
 
 
