@@ -10,6 +10,7 @@ import re
 import secrets
 import socket
 import ssl
+import time
 from http.cookies import SimpleCookie
 from urllib.parse import urlencode
 
@@ -144,7 +145,11 @@ async def test_a_match_across_two_daphne_processes_with_a_spectator(production):
     ) as live:
         import asyncio
 
-        await asyncio.sleep(8)
+        # Until enough steps went round (asserted below), not a fixed time.
+        deadline = time.monotonic() + 60
+        while sum(match.steps_acked for match in live.client.matches) < 6:
+            assert time.monotonic() < deadline, "fewer than 6 steps acknowledged in 60 s"
+            await asyncio.sleep(0.05)
         _, text = await asyncio.to_thread(production.get, "/metrics")
     text = text.decode()
     assert metric_total(text, "nardy_sockets_open", kind="match") == 3
