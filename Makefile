@@ -22,13 +22,17 @@ run: $(STAMP)
 # forms, views, in-process sockets); the test database is kept in .data/test between runs.
 # Tests that start processes or a browser (markers `integration`, `browser`) are left to test-all.
 TEST_MARKERS := not browser and not integration
+# Two pytest processes (pytest-xdist), each with its own database, Redis prefix, Celery queue,
+# site and Chromium; the production topology's tests stay together on one (tests/markers.py).
+# `make test XDIST=` runs in one process.
+XDIST ?= -n 2
 test: $(STAMP)
-	$(PY) -m config.launcher test --reuse-db -m "$(TEST_MARKERS)" $(PYTEST_ARGS)
+	$(PY) -m config.launcher test --reuse-db $(XDIST) -m "$(TEST_MARKERS)" $(PYTEST_ARGS)
 
 # Everything, on throwaway servers: browser, multi-process integration, production drills, the
 # JavaScript units under Node. What CI runs (.ci/run).
 test-all: $(STAMP)
-	$(PY) -m config.launcher test $(PYTEST_ARGS)
+	$(PY) -m config.launcher test $(XDIST) $(PYTEST_ARGS)
 
 # A manage.py command on `make run`'s data (works while `make run` is running too):
 #   make manage ARGS=createsuperuser

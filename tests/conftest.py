@@ -206,8 +206,9 @@ class Sites:
     """The session's site, started on first use and kept to the end of the session; and at most
     one other site process beside it, for the tests that need a second process (a socket moving
     between processes) or other settings (a window, a limit): kept while tests ask for the same
-    settings, replaced when they ask for others. Its worker shares the Celery queue with the
-    site's: the settings asked for change what Daphne does, not what a task does."""
+    settings, replaced when they ask for others. It has a Celery queue of its own: what its Daphne
+    schedules, its worker runs, with its settings (a computer given an hour to think must not be
+    hurried by the site's worker, nor the site's computer slowed by its)."""
 
     def __init__(self, database_name: str) -> None:
         self.database_name = database_name
@@ -222,13 +223,18 @@ class Sites:
     def another(self, **overrides: str | None) -> SiteProcess:
         """Another site process, with these settings over SITE_SETTINGS (None: the setting's own
         default); the caller says why it needs one."""
+        from django.conf import settings
+
         if self._other is not None:
-            settings, running = self._other
-            if settings == overrides and running.process.poll() is None:
+            asked, running = self._other
+            if asked == overrides and running.process.poll() is None:
                 return running
             processes.stop(running.process)
             self._other = None
-        running = start_site(self.database_name, **{**SITE_SETTINGS, **overrides})
+        queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-another"
+        running = start_site(
+            self.database_name, **{**SITE_SETTINGS, "CELERY_QUEUE": queue, **overrides}
+        )
         self._other = (overrides, running)
         return running
 

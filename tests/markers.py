@@ -56,9 +56,11 @@ def uses_browser(item: pytest.Item) -> bool:
     return item.get_closest_marker("browser") is not None
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The markers by directory and fixture, added before `-m` deselects by them."""
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]):
+    """Before every other plugin's turn: the markers by directory and fixture (`-m` deselects by
+    them). After: the browser tests moved to the end, a stable sort that keeps pytest-django's
+    order (plain database tests before transactional ones) within each part."""
     for item in items:
         try:
             directory = Path(item.path).resolve().relative_to(TESTS).parts[0]
@@ -67,25 +69,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         marker = MARKERS_BY_DIRECTORY.get(directory)
         if marker:
             item.add_marker(marker)
-        for fixture in getattr(item, "fixturenames", ()):
+        fixtures = getattr(item, "fixturenames", ())
+        for fixture in fixtures:
             if fixture in MARKERS_BY_FIXTURE:
                 item.add_marker(MARKERS_BY_FIXTURE[fixture])
-
-
-@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
-def order_browser_tests_last(items: list[pytest.Item]) -> None:
-    """Browser tests last, after pytest-django's ordering and `-m`'s deselection (a stable sort:
-    plain database tests before transactional ones still holds within each part)."""
+    result = yield
     items.sort(key=uses_browser)
+    return result
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+def _watching(item: pytest.Item):
+    """While a test sets up and runs (not at its teardown, where a session's fixtures, e.g. the
+    production topology, may end after the session's last test, whichever it is)."""
     _running.append(item)
     try:
         return (yield)
     finally:
         _running.pop()
+
+
+pytest_runtest_setup = pytest.hookimpl(wrapper=True)(_watching)
+pytest_runtest_call = pytest.hookimpl(wrapper=True)(_watching)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -99,6 +103,28 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
             from tests.conftest import CHROMIUM
 
             CHROMIUM.stop()
+
+
+# The production topology's tests (tests/integration/conftest.py, `production`): one topology per
+# run, its tests in their order (the drills follow test_production.py on the same topology).
+PRODUCTION_TESTS = "tests/integration/test_production"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """For `-n N` (xdist's `load`): every test on its own, except that one worker runs all the
+    production topology's tests. Made the way xdist makes its `loadfile` and `loadgroup`
+    (LoadScopeScheduling with its scope function replaced); `loadgroup` itself cannot do it with
+    pytest 9 (xdist 3.8 renames test ids through an attribute pytest 9 no longer reads)."""
+    if config.getoption("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return PRODUCTION_TESTS if nodeid.startswith(PRODUCTION_TESTS) else nodeid
+
+    return Scheduling(config, log)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

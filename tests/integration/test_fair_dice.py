@@ -83,10 +83,10 @@ async def play_over_sockets(url: str, origin: str, match_id: int, cookies: list[
             await drain(sockets[seat], until_id=number)
         else:
             raise AssertionError("the match did not end")
-        # Let seat 0's socket receive the last events (match_over) too.
-        await seat0.send(json.dumps({"type": "ping", "id": "last"}))
-        while (message := json.loads(await asyncio.wait_for(seat0.recv(), 20)))["type"] != "pong":
-            received.append(message)
+        # Let seat 0's socket receive the last events (match_over) too: until it has. (A ping's
+        # pong could overtake them: events come back through Redis, the pong straight away.)
+        while not any(m["type"] == "event" and m["kind"] == "match_over" for m in received):
+            received.append(json.loads(await asyncio.wait_for(seat0.recv(), 20)))
     return received
 
 
