@@ -68,7 +68,7 @@ def test_healthz_503_names_the_missing_worker(test_database_name):
     assert body["checks"]["channel_layer"] == "ok"
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_healthz_details_only_for_staff_and_allowed_addresses(client, settings):
     settings.HEALTHZ_ALLOWED_IPS = ["192.0.2.1"]
     body = json.loads(client.get("/healthz").content)  # the test client is 127.0.0.1
@@ -79,7 +79,7 @@ def test_healthz_details_only_for_staff_and_allowed_addresses(client, settings):
     assert "checks" in json.loads(client.get("/healthz").content)
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_healthz_subscribes_nothing_and_probes_once_per_period(client, settings, monkeypatch):
     """Before: every anonymous call subscribed a channel-layer channel that stayed subscribed,
     and waited a full second for a Celery ping."""

@@ -22,6 +22,8 @@ from pairing.pools import Pool
 from tests.factories import make_user
 from tests.threads import run_together
 
+# Transactional unless a test says plain `django_db`: threads, after-commit work and other
+# connections see only committed rows; the plain ones need none and end in a rollback (faster).
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CHALLENGE = {
@@ -51,6 +53,7 @@ def player(client):
 @pytest.mark.parametrize(
     ("url", "form"), [("match_create", CHALLENGE), ("match_create_vs_bot", COMPUTER)]
 )
+@pytest.mark.django_db
 def test_the_match_made_next_plays_on_the_seed_the_page_committed_to(client, player, url, form):
     shown = shown_hash(client)
     assert shown_hash(client) == shown  # a reload shows the same commitment
@@ -63,6 +66,7 @@ def test_the_match_made_next_plays_on_the_seed_the_page_committed_to(client, pla
     assert again != shown  # the next match has a seed of its own
 
 
+@pytest.mark.django_db
 def test_a_refused_challenge_keeps_the_commitment_for_the_next_try(client, player):
     shown = shown_hash(client)
     response = client.post(reverse("match_create"), {**CHALLENGE, "turn_seconds": "45"})
@@ -70,6 +74,7 @@ def test_a_refused_challenge_keeps_the_commitment_for_the_next_try(client, playe
     assert shown_hash(client) == shown
 
 
+@pytest.mark.django_db
 def test_a_direct_challenge_page_shows_the_commitment_its_challenge_takes(client, player):
     invited = make_user("invited")
     url = reverse("challenge_player", kwargs={"username": invited.username})
@@ -80,6 +85,7 @@ def test_a_direct_challenge_page_shows_the_commitment_its_challenge_takes(client
     assert match.server_seed_hash == shown
 
 
+@pytest.mark.django_db
 def test_a_pool_wait_takes_the_committed_seed(client, player):
     shown = shown_hash(client)
     pairing_services.pool_join(
@@ -174,11 +180,13 @@ def test_a_commitment_that_is_not_the_waiting_one_takes_nothing(player):
     assert next_seed.take_committed_seed(player.pk, shown) is None  # taken once
 
 
+@pytest.mark.django_db
 def test_without_a_waiting_seed_a_match_still_gets_a_fresh_one(player):
     next_seed._client().delete(next_seed._key(player.pk))
     first, second = next_seed.take_next_seed(player.pk), next_seed.take_next_seed(player.pk)
     assert re.fullmatch(r"[0-9a-f]{64}", first) and first != second
 
 
+@pytest.mark.django_db
 def test_a_visitor_is_shown_no_commitment(client):
     assert "data-next-seed-hash" not in client.get(reverse("play")).content.decode()

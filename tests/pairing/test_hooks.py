@@ -26,6 +26,8 @@ from tests.factories import make_user
 from tests.moderation.conftest import make_moderator
 from tests.pairing.conftest import TRADITIONAL_1_60, rated
 
+# Transactional unless a test says plain `django_db`: threads, after-commit work and other
+# connections see only committed rows; the plain ones need none and end in a rollback (faster).
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CASUAL = Pool("traditional", 1, 60, False)
@@ -38,6 +40,7 @@ def paired_ids() -> set[frozenset[int]]:
     }
 
 
+@pytest.mark.django_db
 def test_the_predicate_is_blocked_between_in_both_directions():
     ana, bogdan, cezar = rated("ana", 1500), rated("bogdan", 1500), rated("cezar", 1500)
     moderation.block_add(user=bogdan, target=ana)  # one-sided block: the pair is blocked
@@ -49,6 +52,7 @@ def test_the_predicate_is_blocked_between_in_both_directions():
         blocked(ana.pk, 10**9)  # a player not in the pool asked about: a bug, not "not blocked"
 
 
+@pytest.mark.django_db
 def test_a_blocked_pair_is_never_paired_and_the_next_closest_is_taken():
     ana, bogdan = rated("ana", 1500), rated("bogdan", 1500)
     moderation.block_add(user=ana, target=bogdan)
@@ -66,6 +70,7 @@ def test_a_blocked_pair_is_never_paired_and_the_next_closest_is_taken():
     assert PoolEntry.objects.count() == 1
 
 
+@pytest.mark.django_db
 def test_after_unblocking_the_pair_is_paired():
     ana, bogdan = rated("ana", 1500), rated("bogdan", 1500)
     moderation.block_add(user=bogdan, target=ana)
@@ -77,6 +82,7 @@ def test_after_unblocking_the_pair_is_paired():
     assert paired_ids() == {frozenset((ana.pk, bogdan.pk))}
 
 
+@pytest.mark.django_db
 def test_a_guest_cannot_send_a_direct_challenge_nor_see_the_button(client):
     guest = make_user("guest_1", is_guest=True)
     bogdan = make_user("bogdan")
@@ -95,6 +101,7 @@ def test_a_guest_cannot_send_a_direct_challenge_nor_see_the_button(client):
     assert posted.status_code == 400 and not Match.objects.exists()
 
 
+@pytest.mark.django_db
 def test_a_signed_up_player_sees_the_button_but_not_on_a_blocked_or_bot_profile(client):
     ana, bogdan = make_user("ana"), make_user("bogdan")
     client.force_login(ana)
@@ -113,6 +120,7 @@ def test_a_signed_up_player_sees_the_button_but_not_on_a_blocked_or_bot_profile(
     assert not Match.objects.exists()
 
 
+@pytest.mark.django_db
 def test_a_banned_player_cannot_join_a_pool_nor_challenge_nor_accept():
     moderator = make_moderator()
     banned, ana = rated("banned_one", 1500), rated("ana", 1500)
@@ -132,6 +140,7 @@ def test_a_banned_player_cannot_join_a_pool_nor_challenge_nor_accept():
     assert Match.objects.count() == 1
 
 
+@pytest.mark.django_db
 def test_a_ban_takes_a_waiting_player_out_of_the_pool():
     moderator = make_moderator()
     waiting = rated("waiting", 1500)
@@ -143,6 +152,7 @@ def test_a_ban_takes_a_waiting_player_out_of_the_pool():
     assert not paired_ids()
 
 
+@pytest.mark.django_db
 def test_bots_never_enter_pools_and_guests_only_casual_ones():
     bot = bot_account("beginner")
     with pytest.raises(CommandError) as refused:
@@ -157,6 +167,7 @@ def test_bots_never_enter_pools_and_guests_only_casual_ones():
     assert PoolEntry.objects.filter(user=guest).exists()
 
 
+@pytest.mark.django_db
 def test_a_direct_challenge_carries_issue_18s_rule_options(client):
     ana, bogdan = make_user("ana"), make_user("bogdan")
     client.force_login(ana)
@@ -181,6 +192,7 @@ def test_a_direct_challenge_carries_issue_18s_rule_options(client):
     assert refused.status_code == 400 and Match.objects.count() == 1
 
 
+@pytest.mark.django_db
 def test_a_guests_play_page_offers_only_the_casual_tiles(client):
     import re
 

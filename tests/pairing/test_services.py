@@ -20,6 +20,8 @@ from tests.factories import make_user
 from tests.pairing.conftest import TRADITIONAL_1_60, backdate, gone, rated
 from tests.threads import run_together
 
+# Transactional unless a test says plain `django_db`: threads, after-commit work and other
+# connections see only committed rows; the plain ones need none and end in a rollback (faster).
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -27,6 +29,7 @@ def matches_of(user) -> list[Match]:
     return list(Match.objects.filter(paired_waits__user=user).distinct())
 
 
+@pytest.mark.django_db
 def test_two_close_players_are_paired_at_once_into_one_started_match():
     first, second = rated("ana", 1500), rated("bogdan", 1560)
     services.pool_join(user=first, pool=TRADITIONAL_1_60)
@@ -41,6 +44,7 @@ def test_two_close_players_are_paired_at_once_into_one_started_match():
     assert PairedWait.objects.filter(match=match).count() == 2
 
 
+@pytest.mark.django_db
 def test_a_paired_match_rolls_on_both_browsers_seeds_and_the_first_joiners_server_seed():
     """Provably fair dice (docs/rules.md, Platform rules): each join brings the browser's client
     seed and draws a server seed whose hash the waiting player is told; the pair plays on the
@@ -76,6 +80,7 @@ def test_a_paired_match_rolls_on_both_browsers_seeds_and_the_first_joiners_serve
 
 
 @pytest.mark.parametrize("seed", ["", "a:b", "x" * 65, "ш", 7, None, ["s"], {"s": 1}])
+@pytest.mark.django_db
 def test_a_malformed_client_seed_is_refused_or_replaced_and_joins_nothing(seed):
     user = rated("ana", 1500)
     if seed in ("", None):  # missing: the server draws one, as for a challenge
@@ -88,6 +93,7 @@ def test_a_malformed_client_seed_is_refused_or_replaced_and_joins_nothing(seed):
     assert not PoolEntry.objects.exists()
 
 
+@pytest.mark.django_db
 def test_players_far_apart_wait_until_both_windows_reach_the_gap():
     first, second = rated("ana", 1500), rated("bogdan", 1750)
     services.pool_join(user=first, pool=TRADITIONAL_1_60)
@@ -102,6 +108,7 @@ def test_players_far_apart_wait_until_both_windows_reach_the_gap():
     assert len(matches_of(first)) == 1
 
 
+@pytest.mark.django_db
 def test_different_pools_never_pair():
     first, second = rated("ana", 1500), rated("bogdan", 1500)
     services.pool_join(user=first, pool=TRADITIONAL_1_60)
@@ -109,6 +116,7 @@ def test_different_pools_never_pair():
     assert PoolEntry.objects.count() == 2
 
 
+@pytest.mark.django_db
 def test_a_player_waits_in_one_pool_and_rejoining_keeps_the_place():
     player = rated("ana", 1500)
     entry = services.pool_join(user=player, pool=TRADITIONAL_1_60)
@@ -132,6 +140,7 @@ def far_pair():
     return first, second, proposal
 
 
+@pytest.mark.django_db
 def test_a_gap_of_400_or_more_starts_only_when_both_confirm():
     first, second, proposal = far_pair()
     assert services.proposal_answer(user=first, proposal_id=proposal.pk, accept=True) is None
@@ -141,6 +150,7 @@ def test_a_gap_of_400_or_more_starts_only_when_both_confirm():
     assert not PoolEntry.objects.exists() and not Proposal.objects.exists()
 
 
+@pytest.mark.django_db
 def test_a_decline_returns_the_other_to_the_pool_at_its_place(monkeypatch):
     first, second, proposal = far_pair()
     told: list[tuple[int, str]] = []
@@ -160,6 +170,7 @@ def test_a_decline_returns_the_other_to_the_pool_at_its_place(monkeypatch):
     assert sorted(told[1:]) == sorted([(second.pk, "pool_left"), (first.pk, "pool_requeued")])
 
 
+@pytest.mark.django_db
 def test_silence_for_15_seconds_returns_the_one_who_accepted():
     first, second, proposal = far_pair()
     services.proposal_answer(user=second, proposal_id=proposal.pk, accept=True)
@@ -170,6 +181,7 @@ def test_silence_for_15_seconds_returns_the_one_who_accepted():
     assert not Match.objects.exists()
 
 
+@pytest.mark.django_db
 def test_answers_to_an_offer_that_is_gone_are_refused_and_change_nothing():
     first, second, proposal = far_pair()
     stranger = rated("cezar", 1500)
@@ -182,6 +194,7 @@ def test_answers_to_an_offer_that_is_gone_are_refused_and_change_nothing():
     assert PoolEntry.objects.get().user_id == second.pk
 
 
+@pytest.mark.django_db
 def test_a_player_whose_page_is_gone_leaves_the_pool():
     stays, leaves = rated("ana", 1500), rated("bogdan", 2100)
     services.pool_join(user=stays, pool=TRADITIONAL_1_60)
@@ -193,6 +206,7 @@ def test_a_player_whose_page_is_gone_leaves_the_pool():
     assert list(PoolEntry.objects.values_list("user_id", flat=True)) == [stays.pk]
 
 
+@pytest.mark.django_db
 def test_gone_players_are_not_paired_even_before_the_sweep_removes_them():
     first, second = rated("ana", 1500), rated("bogdan", 1500)
     services.pool_join(user=first, pool=TRADITIONAL_1_60)
@@ -201,6 +215,7 @@ def test_gone_players_are_not_paired_even_before_the_sweep_removes_them():
     assert not Match.objects.exists()
 
 
+@pytest.mark.django_db
 def test_leaving_the_pool(pool_settings):
     player = rated("ana", 1500)
     services.pool_join(user=player, pool=pool_settings)
@@ -209,6 +224,7 @@ def test_leaving_the_pool(pool_settings):
     assert not PoolEntry.objects.exists()
 
 
+@pytest.mark.django_db
 def test_a_player_in_a_match_cannot_join_and_pool_sizes_are_counted():
     first, second = rated("ana", 1500), rated("bogdan", 1500)
     services.pool_join(user=first, pool=TRADITIONAL_1_60)
@@ -249,6 +265,7 @@ def started(fixed_dice):
     return match, first, second
 
 
+@pytest.mark.django_db
 def test_either_player_may_abort_before_each_has_moved(started):
     match, first, second = started
     game_services.match_abort(user=second, match_id=match.pk)
@@ -257,6 +274,7 @@ def test_either_player_may_abort_before_each_has_moved(started):
     assert match.aborted_by_seat == 1
 
 
+@pytest.mark.django_db
 def test_aborting_three_of_the_last_ten_keeps_a_player_out_of_the_pool(fixed_dice):
     quitter = make_user("quitter")
     for index in range(3):
