@@ -87,12 +87,15 @@ def django_db_setup(django_db_setup, django_db_blocker, django_db_modify_db_sett
         close_database_connections()
         kept_database.save_template(kept[0], kept[1])
     yield
-    with django_db_blocker.unblock(), connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = %s AND pid <> pg_backend_pid()",
-            [settings.DATABASES["default"]["NAME"]],
-        )
+    with django_db_blocker.unblock():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = %s AND pid <> pg_backend_pid()",
+                [settings.DATABASES["default"]["NAME"]],
+            )
+        # Our own pool too: its workers would open new connections for the ended ones.
+        close_database_connections()
 
 
 @pytest.fixture(autouse=True)
