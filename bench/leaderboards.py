@@ -14,12 +14,11 @@ README's Benchmarks). Figures are printed, never asserted.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import time
-from pathlib import Path
+
+from bench.database import prepare
 
 
 def main() -> int:
@@ -35,13 +34,7 @@ def main() -> int:
     from config.embedded import EmbeddedServices
 
     with EmbeddedServices(None):
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-        root = Path(__file__).resolve().parent.parent
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-                       cwd=root, check=True)  # fmt: skip
-        # Production settings serve hashed static files: their manifest must exist.
-        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-                       cwd=root, check=True)  # fmt: skip
+        prepare()
         return measure(arguments)
 
 

@@ -27,6 +27,7 @@ import sys
 import time
 from pathlib import Path
 
+from bench.database import prepare
 from config import processes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,11 +47,7 @@ def main() -> int:
     from config.embedded import EmbeddedServices
 
     with EmbeddedServices(None):
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-                       cwd=ROOT, check=True)  # fmt: skip
-        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-                       cwd=ROOT, check=True)  # fmt: skip
+        prepare()
         import django
 
         django.setup()

@@ -28,6 +28,18 @@ from tests.factories import make_user
 pytestmark = pytest.mark.django_db
 
 
+# The rule columns of every seeded match: a casual one-point match on the default clock.
+CASUAL_ONE_POINTER = {
+    "six_block": "end_of_turn",
+    "head_exception": "classic",
+    "opening": "reroll",
+    "undo_allowed": True,
+    "length": 1,
+    "turn_seconds": 60,
+    "rated": False,
+}
+
+
 def bulk_matches(player, others, count: int, *, start, same_time: int = 1, **fields) -> list:
     """`count` finished matches of `player`, creator and opponent in turn against `others` in
     turn, `same_time` of them at each instant (a minute apart), written in one statement."""
@@ -35,13 +47,7 @@ def bulk_matches(player, others, count: int, *, start, same_time: int = 1, **fie
         Match(
             creator=player if index % 2 == 0 else others[index % len(others)],
             opponent=others[index % len(others)] if index % 2 == 0 else player,
-            six_block="end_of_turn",
-            head_exception="classic",
-            opening="reroll",
-            undo_allowed=True,
-            length=1,
-            turn_seconds=60,
-            rated=False,
+            **CASUAL_ONE_POINTER,
             status="finished",
             winner=player,
             end_reason="resigned",
@@ -71,13 +77,7 @@ def crowd(count: int) -> None:
                 Match(
                     creator=players[index],
                     opponent=players[index - 1],
-                    six_block="end_of_turn",
-                    head_exception="classic",
-                    opening="reroll",
-                    undo_allowed=True,
-                    length=1,
-                    turn_seconds=60,
-                    rated=False,
+                    **CASUAL_ONE_POINTER,
                     status=status,
                     winner=players[index] if status == "finished" else None,
                     end_reason={"finished": "resigned", "aborted": "aborted"}.get(status, ""),

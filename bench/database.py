@@ -1,0 +1,24 @@
+"""A benchmark's database, made ready the way `make run` makes the site's: migrated, and with the
+static files collected (production settings serve hashed static files, whose manifest must exist).
+Called inside `config.embedded.EmbeddedServices(None)`, which gives throwaway embedded servers
+unless DATABASE_URL / REDIS_URL name others."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def manage(*arguments: str) -> None:
+    subprocess.run([sys.executable, "manage.py", *arguments, "-v", "0"], cwd=ROOT, check=True)
+
+
+def prepare() -> None:
+    """Migrate the database and collect the static files; the settings module is the site's."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    manage("migrate", "--noinput")
+    manage("collectstatic", "--noinput")
