@@ -1,4 +1,4 @@
-"""A player's record for the profile page (issue #13): rating, peak, history chart, results,
+"""A player's record for the profile page: rating, peak, history chart, results,
 mars given and taken, timeouts, abandoned matches, win rate per rule set, head-to-head. Reads
 only, and the same few indexed reads however many matches the player has: the counts
 are kept by ratings/counts.py, the chart picks its points by number.
@@ -40,7 +40,8 @@ class Record:
     mars_given: int
     mars_taken: int
     timeouts: int
-    abandoned: int  # matches lost by staying away past the reconnect window (issue 17)
+    # Matches lost by staying away past the reconnect window (docs/rules.md, Platform rules).
+    abandoned: int
     rule_sets: list[RuleSetRecord]
     head_to_head: tuple[int, int] | None  # (player's wins, viewer's wins) between them
 

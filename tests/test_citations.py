@@ -36,15 +36,6 @@ FORBIDDEN = {
         )
     ),
 }
-# Files other helpers are still changing; each is cleaned (and leaves this list) once their
-# work has landed. The test fails when a listed file has become clean, so the list only shrinks.
-NOT_YET_CLEANED: set[str] = {
-    "pyproject.toml",
-    "ratings/records.py",
-    "tests/integration/test_production.py",
-    "tests/integration/test_production_drills.py",
-    "tests/pairing/test_hooks.py",
-}
 
 
 def source_files() -> list[Path]:
@@ -100,7 +91,7 @@ def test_no_comment_cites_an_issue_number_or_a_file_outside_the_repository() -> 
     found = {}
     for path in source_files():
         name = str(path.relative_to(ROOT))
-        if path == Path(__file__).resolve() or name in NOT_YET_CLEANED:
+        if path == Path(__file__).resolve():
             continue
         hits = citations(path.read_text(errors="replace"))
         if hits:
@@ -108,8 +99,3 @@ def test_no_comment_cites_an_issue_number_or_a_file_outside_the_repository() -> 
     assert not found, "cite docs/ or say why instead:\n" + "\n".join(
         f"{name}: {what}: …{excerpt}…" for name, hits in found.items() for what, excerpt in hits
     )
-
-
-def test_the_files_not_yet_cleaned_still_need_it() -> None:
-    clean = [name for name in NOT_YET_CLEANED if not citations((ROOT / name).read_text())]
-    assert not clean, f"clean now, remove from NOT_YET_CLEANED: {clean}"

@@ -1,5 +1,5 @@
-"""The production topology, proven (issue 20; `make prod-check`): Debian's nginx with TLS in front
-of two Daphne processes on unix sockets, a Celery worker and beat, all with DEBUG=0
+"""The production topology, proven (`make prod-check`; README, Production): Debian's nginx with TLS
+in front of two Daphne processes on unix sockets, a Celery worker and beat, all with DEBUG=0
 (bench/topology.py renders deploy/nginx/nardy.conf). Everything here goes through nginx over
 HTTPS, as a browser would."""
 

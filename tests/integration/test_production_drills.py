@@ -1,9 +1,9 @@
-"""Restart drills in the production topology (issue 20): matches in progress, players sending
-steps throughout, one piece killed or restarted. After each drill every socket is back with the
-version PostgreSQL holds, and no acknowledged step is lost or applied twice (bench/topology.py,
-LiveMatches). Each drill prints its time to recover; `make prod-check` runs them with -s.
-
-They run after test_production.py on the same topology, and each leaves it whole again."""
+"""Restart drills in the production topology (README, Production): matches in progress, players
+sending steps throughout, one piece killed or restarted. After each drill every socket is back
+with the version PostgreSQL holds, and no acknowledged step is lost or applied twice
+(bench/topology.py, LiveMatches). Each drill prints its time to recover; `make prod-check` runs
+them with -s. They run after test_production.py on the same topology, and each leaves it whole
+again."""
 
 from __future__ import annotations
 

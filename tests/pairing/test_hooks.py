@@ -1,6 +1,6 @@
-"""pairing/hooks.py wired to the other features (issues 14, 16, 18): blocks through
-`moderation.selectors.blocked_between`, bans, guests and bots, and the rule options of a direct
-challenge. Real PostgreSQL rows, no fakes."""
+"""Who may pair or challenge (moderation/eligibility.py) as pairing and direct challenges meet it:
+blocks, bans, guests and bots, the rule options of a direct challenge, and a match started any other
+way ending the player's waits. Real PostgreSQL rows, no fakes."""
 
 from __future__ import annotations
 
@@ -168,7 +168,7 @@ def test_bots_never_enter_pools_and_guests_only_casual_ones():
 
 
 @pytest.mark.django_db
-def test_a_direct_challenge_carries_issue_18s_rule_options(client):
+def test_a_direct_challenge_carries_every_rule_option(client):
     ana, bogdan = make_user("ana"), make_user("bogdan")
     client.force_login(ana)
     form = {
