@@ -78,10 +78,21 @@ _EVENT_DETAILS: dict[type, tuple[str, Any]] = {
         },
     ),
     engine.Cancelled: ("cancelled", lambda event: {}),
+    engine.ClientSeedSet: (
+        "client_seed",
+        lambda event: {"seat": event.seat, "client_seed": event.client_seed},
+    ),
+    engine.RematchOffered: ("rematch", lambda event: {"offered_by": event.seat}),
+    engine.RematchDeclined: ("rematch", lambda event: {"declined_by": event.seat}),
+    engine.RematchAccepted: ("rematch", lambda event: {"match_id": event.match_id}),
 }
 
 
-def event_detail(event: engine.Event) -> tuple[str, dict[str, Any]]:
-    """The wire `kind` and `detail` of an engine event (docs/protocol.md, `event`)."""
+def event_detail(event: engine.Event) -> tuple[str, dict[str, Any]] | None:
+    """The wire `kind` and `detail` of an engine event (docs/protocol.md, `event`); None for the
+    opponent sitting down, which the clients see as the `started` event that follows it in the
+    same command (``engine.accept``)."""
+    if isinstance(event, engine.Seated):
+        return None
     kind, detail = _EVENT_DETAILS[type(event)]
     return kind, detail(event)

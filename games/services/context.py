@@ -126,6 +126,10 @@ class Locked:
             raise CommandError("account_inactive", _("This account is deactivated."))
         return seat
 
+    def plays_bot(self, seat: int) -> bool:
+        """Whether the computer plays ``seat`` (a bot account)."""
+        return self.match.player_id(seat) in self.bot_levels
+
     def dice(self, game: int, roll: int) -> tuple[int, int]:
         """The engine's dice source: this match's provably fair rolls (games/dice.py)."""
         return dice_source.roll(self.match, game, roll)
@@ -176,7 +180,10 @@ class Locked:
             self.lobby_changed = True
         if isinstance(event, MatchOver):
             self.records_changed = True  # the players' profile records (ratings/counts.py)
-        kind, detail = event_detail(event)
+        wire = event_detail(event)
+        if wire is None:
+            return  # shown by the event that follows it (games/protocol/events.py)
+        kind, detail = wire
         if isinstance(event, MatchOver) and event.winner_seat is not None and match.rated:
             applied = self._apply_ratings(event.winner_seat)
             # One entry per seat, as docs/protocol.md `match_over` shows them.

@@ -11,13 +11,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
-from django.utils.translation import gettext as _
 
 from games import presence
 from games.models import Match, MatchStatus
 from games.rules import match as engine
 from games.services.context import Locked, locked
-from realtime.errors import CommandError
 
 
 def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:
@@ -43,21 +41,15 @@ def match_claim_abandoned(*, user, match_id: int) -> Match:
     with transaction.atomic():
         context = locked(match_id)
         seat = context.seat_of(user)
-        if context.match.status != MatchStatus.ACTIVE:
-            raise CommandError("match_not_active", _("This match is not being played."))
-        if context.match.player_id(1 - seat) in context.bot_levels:
-            raise CommandError("opponent_present", _("Your opponent is at the table."))
-        away_ms = presence.seat_away_ms(match_id, 1 - seat, started_at=context.match.started_at)
-        if away_ms is None:
-            raise CommandError("opponent_present", _("Your opponent is at the table."))
+        away_ms = None  # at the table
+        if context.match.status == MatchStatus.ACTIVE and not context.plays_bot(1 - seat):
+            away_ms = presence.seat_away_ms(match_id, 1 - seat, started_at=context.match.started_at)
         window_ms = settings.RECONNECT_WINDOW_SECONDS * 1000
-        if away_ms < window_ms:
-            raise CommandError(
-                "reconnect_window",
-                _("Your opponent may still come back: %(seconds)s s left.")
-                % {"seconds": (window_ms - away_ms + 999) // 1000},
+        context.run(
+            lambda state: engine.claim_abandoned(
+                state, seat=seat, now=context.now, away_ms=away_ms, window_ms=window_ms
             )
-        context.run(lambda state: engine.claim_abandoned(state, seat=seat, now=context.now))
+        )
         context.save()
     return context.match
 

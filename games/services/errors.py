@@ -24,6 +24,27 @@ _MESSAGES = {
     "cube_at_maximum": _("The cube cannot be raised further."),
     "no_cube_offer": _("No double is offered."),
     "not_abortable": _("Both players have moved: the match can no longer be aborted."),
+    "opponent_present": _("Your opponent is at the table."),
+    "reconnect_window": _("Your opponent may still come back: %(seconds)s s left."),
+    "not_invited": _("This challenge is for another player."),
+    "not_found": _("This invitation link is not valid."),
+    "guest_not_rated": _("Guests play casual games; sign up to play rated."),
+    "outside_range": _("Your rating is outside the range this challenge asks for."),
+}
+
+# The codes the engine gives for more than one reason: the site's words by the engine's sentence.
+_BY_REASON = {
+    "this challenge is no longer open": _("This challenge is no longer open."),
+    "this challenge has expired": _("This challenge has expired."),
+    "you cannot accept your own challenge": _("You cannot accept your own challenge."),
+    "this account is not active": _("This account is not active."),
+    "only the creator can change this seed": _("Only the creator can change this seed."),
+    "the seeds are fixed once the match started": _(
+        "The seeds are fixed once the match has started."
+    ),
+    "a rematch is offered after the match": _("A rematch is offered after the match."),
+    "the rematch has already started": _("The rematch has already started."),
+    "there is no rematch offer": _("There is no rematch offer."),
 }
 
 
@@ -31,7 +52,8 @@ def refused(error: IllegalMove) -> CommandError:
     """The CommandError for an engine refusal (a refused step is an IllegalMove without a code;
     the match's refusals are MatchRuleErrors with one)."""
     code = getattr(error, "code", "illegal_step")
-    message = _MESSAGES.get(code)
-    return CommandError(
-        code, str(message) if message is not None else translated_reason(str(error))
-    )
+    message = _BY_REASON.get(str(error)) or _MESSAGES.get(code)
+    if message is None:
+        return CommandError(code, translated_reason(str(error)))
+    params = getattr(error, "params", None)
+    return CommandError(code, str(message) % params if params else str(message))

@@ -302,8 +302,10 @@ def test_omerta_expiry_keeps_the_steps_and_the_server_plays_the_rest() -> None:
 
 def test_claiming_an_abandoned_match_wins_it_with_reason_abandoned() -> None:
     state = _begun("turn")
-    over, events = engine.claim_abandoned(state, seat=1, now=T0 + seconds(90))
+    over, events = engine.claim_abandoned(
+        state, seat=1, now=T0 + seconds(90), away_ms=60_000, window_ms=60_000
+    )
     assert [type(e) for e in events] == [MatchOver]
     assert over.winner_seat == 1 and over.end_reason == "abandoned"
     with pytest.raises(engine.MatchRuleError):
-        engine.claim_abandoned(over, seat=1, now=T0)
+        engine.claim_abandoned(over, seat=1, now=T0, away_ms=60_000, window_ms=60_000)

@@ -2,13 +2,15 @@
 and "Platform rules").
 
 ``MatchState`` is a frozen value. Every operation a match has (``begin``, ``roll``, ``step``,
-``undo``, ``timeout``, ``resign``, ``claim_abandoned``, ``ban``, ``abort``, ``cancel``, and the
-cube's ``double``, ``take``, ``drop``) takes the state, the dice it may need and "now", and
-returns ``(new state, events)``. Nothing here reads a clock or rolls a die: dice come from a
-function of (game number, roll number), the engine numbering each game's rolls from 1 (the opening
-roll may need several after ties, an automatic roll one more, a dropped double the next game's
-opening roll), and every roll drawn is recorded in an event with its number (games/fairness
-recomputes them).
+``undo``, ``timeout``, ``resign``, ``claim_abandoned``, ``ban``, ``abort``, ``cancel``, the
+cube's ``double``, ``take``, ``drop``, and the seats' ``accept``, ``set_client_seed``,
+``offer_rematch``, ``decline_rematch``, ``accept_rematch``) takes the state, the dice it may
+need and "now", and returns ``(new state, events)``. Nothing here reads a clock, rolls a die or
+draws a seed: seeds and the time a player has been away come in as data, dice from a function of
+(game number, roll number), the engine numbering each game's rolls from 1 (the opening roll may
+need several after ties, an automatic roll one more, a dropped double the next game's opening
+roll), and every roll drawn is recorded in an event with its number (games/fairness recomputes
+them).
 
 Each operation only *decides* which events happen; ``apply_event`` is the one function that
 changes a state, so replaying a match's events from its first state gives its final state
@@ -44,9 +46,20 @@ from .operations import (
     timeout,
     undo,
 )
+from .seat_events import ClientSeedSet, RematchAccepted, RematchDeclined, RematchOffered, Seated
+from .seats import (
+    accept,
+    accept_rematch,
+    decline_rematch,
+    offer_rematch,
+    rematch_terms,
+    set_client_seed,
+)
 from .state import (
     MAX_AUTOMATIC_ROLLS,
     TIMEOUTS_TO_LOSE,
+    Candidate,
+    Challenge,
     DiceSource,
     EndReason,
     GameState,
@@ -54,11 +67,28 @@ from .state import (
     MatchState,
     OpeningRoll,
     Phase,
+    Rematch,
+    RematchTerms,
     Seat,
     Status,
 )
 
 __all__ = [
+    "Candidate",
+    "Challenge",
+    "ClientSeedSet",
+    "Rematch",
+    "RematchAccepted",
+    "RematchDeclined",
+    "RematchOffered",
+    "RematchTerms",
+    "Seated",
+    "accept",
+    "accept_rematch",
+    "decline_rematch",
+    "offer_rematch",
+    "rematch_terms",
+    "set_client_seed",
     "MAX_AUTOMATIC_ROLLS",
     "TIMEOUTS_TO_LOSE",
     "Cancelled",

@@ -32,13 +32,22 @@ def ban(state: MatchState, *, seat: int, now: datetime) -> tuple[MatchState, lis
 
 
 def claim_abandoned(
-    state: MatchState, *, seat: int, now: datetime
+    state: MatchState, *, seat: int, now: datetime, away_ms: int | None, window_ms: int
 ) -> tuple[MatchState, list[Event]]:
     """``seat`` claims the match of an opponent who stayed away past the reconnect window
     (docs/rules.md, Platform rules, Disconnects: the Serbian page's minute to come back): a win,
-    reason ``abandoned``. Whether the opponent is away, and for how long, is the site's knowledge
-    (games/presence.py), checked before."""
+    reason ``abandoned``. How long the opponent has been away is the site's knowledge
+    (games/presence.py), passed in: ``away_ms`` None while they are at the table (the computer
+    always is), ``window_ms`` the window's length."""
     require_status(state, "active", "match_not_active", "this match is not being played")
+    if away_ms is None:
+        raise MatchRuleError("opponent_present", "your opponent is at the table")
+    if away_ms < window_ms:
+        seconds = (window_ms - away_ms + 999) // 1000
+        raise MatchRuleError(
+            "reconnect_window", f"your opponent may still come back: {seconds} s left",
+            seconds=seconds,
+        )  # fmt: skip
     event = MatchOver(winner_seat=seat, reason="abandoned", at=now)  # type: ignore[arg-type]
     return apply_event(state, event), [event]
 

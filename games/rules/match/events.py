@@ -17,7 +17,15 @@ from ..scoring import add_game, game_result
 from ..scoring import resign as forfeit
 from ..sequences import Step, StepSequence, apply_step
 from ..turn import undo_step
-from .state import EndReason, GameState, MatchState, OpeningRoll, Seat, Status
+from .seat_events import (
+    SEAT_APPLIERS,
+    ClientSeedSet,
+    RematchAccepted,
+    RematchDeclined,
+    RematchOffered,
+    Seated,
+)
+from .state import EndReason, GameState, MatchState, OpeningRoll, Seat, Status, with_seat
 
 # --- Events: what happened, with what it needs to be replayed ------------------------------------
 
@@ -149,6 +157,11 @@ Event = (
     | CubeOffered
     | CubeTaken
     | CubeDropped
+    | Seated
+    | ClientSeedSet
+    | RematchOffered
+    | RematchDeclined
+    | RematchAccepted
 )
 
 
@@ -158,10 +171,6 @@ Event = (
 def _replace_game(state: MatchState, **changes: object) -> MatchState:
     assert state.game is not None
     return dataclasses.replace(state, game=dataclasses.replace(state.game, **changes))
-
-
-def _with_seat(values: tuple[int, int], seat: int, value: int) -> tuple[int, int]:
-    return (value, values[1]) if seat == 0 else (values[0], value)
 
 
 def _with_deadline(state: MatchState, game: GameState) -> MatchState:
@@ -226,7 +235,7 @@ def _apply_turn_ended(state: MatchState, event: TurnEnded) -> MatchState:
     spent = reserve_after(
         state.clock, state.reserve_ms[event.seat], event.started_at, event.finished_at
     )
-    state = dataclasses.replace(state, reserve_ms=_with_seat(state.reserve_ms, event.seat, spent))
+    state = dataclasses.replace(state, reserve_ms=with_seat(state.reserve_ms, event.seat, spent))
     moved = {"white_has_moved": True} if event.side == "w" else {"black_has_moved": True}
     if game_result(game.board) is not None:
         return _replace_game(state, phase="over", **moved)
@@ -245,7 +254,7 @@ def _spend_clock(state: MatchState, at: datetime) -> MatchState:
     assert game is not None
     seat = game.clock_seat
     spent = reserve_after(state.clock, state.reserve_ms[seat], game.turn_started_at, at)
-    return dataclasses.replace(state, reserve_ms=_with_seat(state.reserve_ms, seat, spent))
+    return dataclasses.replace(state, reserve_ms=with_seat(state.reserve_ms, seat, spent))
 
 
 def _restart_clock(state: MatchState, at: datetime, **changes: object) -> MatchState:
@@ -278,7 +287,7 @@ def _apply_cube_dropped(state: MatchState, event: CubeDropped) -> MatchState:
 
 def _apply_timed_out(state: MatchState, event: TimedOut) -> MatchState:
     return dataclasses.replace(
-        state, timeouts=_with_seat(state.timeouts, event.seat, event.timeouts)
+        state, timeouts=with_seat(state.timeouts, event.seat, event.timeouts)
     )
 
 
@@ -329,6 +338,7 @@ _APPLY: dict[type, Callable[[MatchState, object], MatchState]] = {
     CubeOffered: _apply_cube_offered,  # type: ignore[dict-item]
     CubeTaken: _apply_cube_taken,  # type: ignore[dict-item]
     CubeDropped: _apply_cube_dropped,  # type: ignore[dict-item]
+    **SEAT_APPLIERS,  # type: ignore[dict-item]
 }
 
 

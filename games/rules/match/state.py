@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Literal, TypeVar
 
 from ..board import START_BOARD, Board, Side
 from ..clock import TimeControl
@@ -27,6 +27,8 @@ EndReason = Literal[
 # the opening roll's ties included; the server's source is games/fairness (provably fair dice).
 DiceSource = Callable[[int, int], tuple[int, int]]
 
+T = TypeVar("T")
+
 # The third timeout in a match loses it (docs/rules.md, Platform rules).
 TIMEOUTS_TO_LOSE = 3
 # A chain of automatic rolls (players who roll automatically, with no legal step on either side)
@@ -34,13 +36,19 @@ TIMEOUTS_TO_LOSE = 3
 MAX_AUTOMATIC_ROLLS = 8
 
 
+def with_seat(values: tuple[T, T], seat: int, value: T) -> tuple[T, T]:
+    """A pair of per-seat values (seat 0 first) with ``seat``'s replaced."""
+    return (value, values[1]) if seat == 0 else (values[0], value)
+
+
 class MatchRuleError(IllegalMove):
     """An operation the match does not allow now; ``code`` is the protocol's error code
     (docs/protocol.md), the message says why in English (the site translates by code)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **params: object) -> None:
         super().__init__(message)
         self.code = code
+        self.params = params  # the numbers the message names, for the site's translation
 
 
 @dataclass(frozen=True)
@@ -111,6 +119,54 @@ class GameState:
 
 
 @dataclass(frozen=True)
+class Challenge:
+    """Who may take seat 1 of an open challenge (docs/protocol.md, accepting a challenge): plain
+    data the site copies from its rows."""
+
+    rated: bool = False
+    invited: int | None = None  # a direct challenge: only this player (a user id) may accept
+    invite_token: str | None = None  # an invite link's token; None: no link is needed
+    expires_at: datetime | None = None
+    min_rating: int | None = None  # the rating range asked for (either end optional)
+    max_rating: int | None = None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A player asking for seat 1, as the site knows them (the bans, blocks and other matches
+    that need the database are checked by the site before)."""
+
+    user: int
+    rating: int
+    client_seed: str  # opaque here: games/fairness checks its form
+    may_play_rated: bool = True  # guests play casual games only
+    active: bool = True
+    token: str | None = None  # the invite link's token the player came with
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """The rematch of a finished match (docs/protocol.md `rematch`): the standing offer with the
+    offerer's client seed and the server seed drawn with it, or the rematch once accepted."""
+
+    offered_by: Seat | None = None
+    declined: bool = False
+    client_seed: str = ""
+    server_seed: str = ""  # secret until the rematch ends: only its hash is shown
+    match_id: int | None = None
+
+
+@dataclass(frozen=True)
+class RematchTerms:
+    """What accepting a rematch decides: the new match's seat 0 (the accepting player) and the
+    seeds of its dice."""
+
+    creator_seat: Seat
+    client_seeds: tuple[str, str]
+    server_seed: str
+
+
+@dataclass(frozen=True)
 class MatchState:
     """Everything the rules need to know about a match between two seats (0 creator,
     1 opponent)."""
@@ -129,6 +185,11 @@ class MatchState:
     game: GameState | None = None
     crawford_game: int = 0  # the number of the match's Crawford game once it has started
     aborted_by: Seat | None = None  # who aborted before the start, if anyone
+    # The seats' players (user ids, opaque here) and their client seeds (games/fairness).
+    players: tuple[int | None, int | None] = (None, None)
+    client_seeds: tuple[str, str] = ("", "")
+    challenge: Challenge = Challenge()
+    rematch: Rematch = Rematch()
 
     def may_double(self, seat: int) -> bool:
         """Whether ``seat`` may offer a double now: before rolling in its own turn, with the
