@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
@@ -119,7 +120,9 @@ def match_create_vs_bot(request: HttpRequest) -> HttpResponse:
 
 
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = get_object_or_404(Match.objects.select_related("creator", "opponent"), pk=match_id)
+    match = get_object_or_404(
+        Match.objects.select_related("creator", "opponent", "invited"), pk=match_id
+    )
     if not selectors.may_see_match(selectors.match_parties(match), request.user):
         # A private challenge that never started, for ever (whether cancelled, declined or
         # lapsed): its other party comes through the invite link (or is the challenged player).
@@ -156,6 +159,8 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "fairness": fairness_state(match),
             "export_url": reverse("match_export", kwargs={"match_id": match.pk}),
             "can_replace_seed": is_creator and match.status == MatchStatus.OPEN,
+            # The creator's waiting view, with Cancel (templates/games/_waiting.html).
+            "waiting": is_creator and match.status == MatchStatus.OPEN,
         },
     )
 
@@ -193,6 +198,8 @@ def match_cancel(request: HttpRequest, match_id: int) -> HttpResponse:
         services.match_cancel(user=request.user, match_id=match_id)
     except services.CommandError as error:
         messages.error(request, error.message)
+    else:
+        messages.success(request, _("Your challenge is withdrawn."))
     return redirect("play")
 
 

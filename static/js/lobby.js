@@ -17,13 +17,36 @@ function cell(text) {
   return td;
 }
 
+// The row's action: its link covers the whole row (site.css ".row-link"), so a phone's tap
+// anywhere on a row opens it.
 function link(href, text) {
   const td = document.createElement("td");
+  td.className = "row-action";
   const a = document.createElement("a");
+  a.className = "row-link";
   a.href = href;
   a.textContent = text;
   td.append(a);
   return td;
+}
+
+// The viewer's own open challenge: Cancel beside View (games/views.py match_cancel).
+function cancelForm(id, csrf) {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = `/matches/${id}/cancel/`;
+  form.className = "inline";
+  const token = document.createElement("input");
+  token.type = "hidden";
+  token.name = "csrfmiddlewaretoken";
+  token.value = csrf;
+  const button = document.createElement("button");
+  button.type = "submit";
+  button.className = "quiet";
+  button.dataset.cancel = String(id);
+  button.textContent = strings.cancel;
+  form.append(token, button);
+  return form;
 }
 
 function fill(table, rows, emptyText, columns) {
@@ -71,15 +94,19 @@ function range(c) {
 }
 
 function render(message) {
-  fill(document.getElementById("open-challenges"), message.open.map((c) => {
+  const openTable = document.getElementById("open-challenges");
+  const me = openTable && openTable.dataset.me;
+  fill(openTable, message.open.map((c) => {
     const tr = document.createElement("tr");
     tr.dataset.matchId = c.id;
     tr.dataset.rules = c.rules;
     tr.dataset.seconds = c.turn_seconds ? String(c.turn_seconds) : "0";
     const time = c.clock_name ||
       (c.turn_seconds ? seconds(c.turn_seconds) + (c.reserve_seconds ? ` + ${seconds(c.reserve_seconds)}` : "") : "∞");
+    const action = link(`/matches/${c.id}/`, strings.view);
+    if (me && c.creator === me) action.append(" ", cancelForm(c.id, openTable.dataset.csrf));
     tr.append(cell(c.creator), cell(`${ratingText(c)}${range(c)}`), cell(rulesText(c)), cell(c.length), cell(time),
-      cell(c.rated ? strings.rated : strings.casual), link(`/matches/${c.id}/`, strings.view));
+      cell(c.rated ? strings.rated : strings.casual), action);
     return tr;
   }), strings.noOpen, 7);
   applyFilters();
