@@ -120,7 +120,11 @@ def test_on_a_phone_a_tables_rows_are_tap_targets(browser, site, client, tmp_pat
             path=shots_folder(tmp_path) / f"rows{path.replace('/', '-')}-{language}.png"
         )
         # A tap on the row's first cell, far from the link: the row's link covers the row.
+        row.scroll_into_view_if_needed()
         first = row.locator("td").first.bounding_box()
-        page.mouse.click(first["x"] + 5, first["y"] + first["height"] / 2)
+        x, y = first["x"] + 5, first["y"] + first["height"] / 2
+        hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y).outerHTML", [x, y])
+        assert "row-link" in hit, f"{path}: a tap at the row's start hits {hit[:120]}"
+        page.mouse.click(x, y)
         page.wait_for_url(re.compile(re.escape(target)))
     context.close()
