@@ -19,7 +19,7 @@ pytestmark = pytest.mark.integration
 
 def test_importing_the_engine_loads_no_django_module() -> None:
     code = (
-        "import sys, games.rules, games.rules.match, games.rules.clock\n"
+        "import sys, games.rules, games.rules.match, games.rules.clock, games.rules.analysis\n"
         "bad = sorted(m for m in sys.modules if m.startswith('django'))\n"
         "print(','.join(bad))\n"
     )
