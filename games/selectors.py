@@ -21,9 +21,9 @@ from games.protocol import (
     move_of_turn,
     opening_state,
 )
+from games.rules.match import rating_in_range
 from games.rules.ruleset import SEED_CLOCK_NAMES
 from games.services.challenges import challenge_payload
-from games.services.lifecycle import rating_in_range
 from ratings.selectors import Row, ratings_of
 
 LOBBY_LIMIT = 100

@@ -91,7 +91,7 @@ _EVENT_DETAILS: dict[type, tuple[str, Any]] = {
 def event_detail(event: engine.Event) -> tuple[str, dict[str, Any]] | None:
     """The wire `kind` and `detail` of an engine event (docs/protocol.md, `event`); None for the
     opponent sitting down, which the clients see as the `started` event that follows it in the
-    same command (``engine.accept``)."""
+    same command (``engine.accept``, then ``engine.begin``)."""
     if isinstance(event, engine.Seated):
         return None
     kind, detail = _EVENT_DETAILS[type(event)]

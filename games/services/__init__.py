@@ -8,7 +8,8 @@ changes nothing.
 
 - `lifecycle.py`: create, accept, cancel, a client seed, a paired match's start;
 - `rematch.py`: offer, accept or decline a rematch;
-- `starts.py`: one match at a time per player, shared by every path that starts a match;
+- `starts.py`: one match at a time per player, shared by every path that starts a match, and
+  `match_new`, the one builder of a match begun with both seats filled;
 - `endings.py`: resign or leave, claim an abandoned match, abort, the end of a banned player's
   matches;
 - `play.py`: roll, step, undo, and the cube's double, take and drop;

@@ -23,17 +23,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.fairness import new_client_seed
-from games.models import Game, Match, MatchStatus, Phase, rule_columns
+from games.fairness import new_client_seed, new_server_seed
+from games.models import Game, Match, MatchStatus, Phase
 from games.next_seed import take_next_seed
 from games.rules import Board, RuleSet, Side, StepSequence, choose_rest_of_turn
 from games.rules import match as engine
 from games.rules.bots import LEVELS, choose_bot_turn
 from games.services.bot_turns import bot_seat
 from games.services.context import locked
-from games.services.lifecycle import begin_first_game, chosen_rules, client_seed_or_new
-from games.services.rematch import match_rematch_record_offer
-from games.services.starts import match_started, players_lock, refuse_if_playing
+from games.services.lifecycle import chosen_rules, client_seed_or_new
+from games.services.starts import match_new, match_started, players_lock, refuse_if_playing
 from realtime.errors import CommandError
 
 BOT_NAMES = {"beginner": "Bot-Beginner", "club": "Bot-Club", "master": "Bot-Master"}
@@ -100,16 +99,12 @@ def match_create_vs_bot(
                 % {"id": playing.pk},
             )
         refuse_if_playing([user.pk])
-        match = Match.objects.create(
-            creator=user, opponent=bot, private=True, rule_set_name=rule_set_name,
-            turn_seconds=turn_seconds or None, reserve_seconds=reserve_seconds, rated=rated,
-            client_seed_creator=seed, client_seed_opponent=new_client_seed(),
+        context = match_new(
+            seats=(user.pk, bot.pk), rule_set_name=rule_set_name, rules=rules, rated=rated,
+            turn_seconds=turn_seconds, reserve_seconds=reserve_seconds,
+            client_seeds=(seed, new_client_seed()),
             server_seed=take_next_seed(user.pk),  # committed on the page before the form was sent
-            **rule_columns(rules),
         )  # fmt: skip
-        context = locked(match.pk)
-        begin_first_game(context)
-        context.save()
         match_started(context, [user.pk])
     return context.match
 
@@ -144,7 +139,11 @@ def bot_act(*, match_id: int, version: int) -> None:
         bot_id = context.match.player_id(seat)
         if context.match.status == MatchStatus.FINISHED:
             # An offer starts nothing: the person's acceptance is the start (rematch.py).
-            match_rematch_record_offer(context, seat=seat, client_seed=new_client_seed())
+            context.run(
+                lambda state: engine.offer_rematch(
+                    state, seat=seat, client_seed=new_client_seed(), server_seed=new_server_seed()
+                )
+            )
             context.save()
             return
         game = context.game

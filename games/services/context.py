@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import transaction
 from django.db.models import Model
@@ -54,6 +54,7 @@ from realtime.errors import CommandError
 # command would make every match update a non-HOT one that touches all the table's indexes.
 ACTIVITY_PRECISION = timedelta(minutes=1)
 
+T = TypeVar("T")
 Operation = Callable[[MatchState], tuple[MatchState, list[Event]]]
 
 
@@ -146,12 +147,16 @@ class Locked:
 
     # --- The engine ------------------------------------------------------------------------------
 
+    def ask(self, query: Callable[[MatchState], T]) -> T:
+        """The engine's answer to a question about the state (a refusal is a CommandError)."""
+        try:
+            return query(self.state)
+        except IllegalMove as error:
+            raise refused(error) from None
+
     def run(self, operation: Operation) -> None:
         """Let the engine decide, then fold each event into the rows and record it."""
-        try:
-            _, decided = operation(self.state)
-        except IllegalMove as error:  # a MatchRuleError or a refused step
-            raise refused(error) from None
+        _, decided = self.ask(operation)  # a MatchRuleError or a refused step: CommandError
         for event in decided:
             self.state = apply_event(self.state, event)
             self._follow(event)

@@ -10,7 +10,6 @@ command raises `CommandError` and changes nothing.
 from __future__ import annotations
 
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -20,15 +19,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import presence
 from games.events import publish
 from games.fairness import is_client_seed, new_client_seed
 from games.models import Match, MatchStatus, TimeControl, rule_columns
 from games.next_seed import take_next_seed
 from games.rules import RuleSet, rule_set
 from games.rules import match as engine
-from games.services.context import Locked, locked
-from games.services.starts import match_started, people_of, players_lock, refuse_if_playing
+from games.services.context import locked
+from games.services.starts import (
+    begin_first_game,
+    match_new,
+    match_started,
+    people_of,
+    players_lock,
+    refuse_if_playing,
+)
 from moderation.eligibility import refuse_if_banned, refuse_if_blocked
 from ratings.selectors import ratings_of
 from realtime.errors import CommandError
@@ -153,11 +158,6 @@ def match_create(
     return match
 
 
-def rating_in_range(rating: int, lowest: int | None, highest: int | None) -> bool:
-    """Whether a player of `rating` may accept a challenge asking for [lowest, highest]."""
-    return (lowest is None or rating >= lowest) and (highest is None or rating <= highest)
-
-
 def _limit_private_challenges(creator) -> None:
     """At most PRIVATE_CHALLENGES_PER_HOUR invite links per player and hour, so links cannot be
     minted without end. Locks the creator's row, so two tabs creating at once are counted one after
@@ -196,17 +196,10 @@ def match_client_seed(*, user, match_id: int, client_seed: str) -> Match:
     seed = _valid_client_seed(client_seed)
     with transaction.atomic():
         context = locked(match_id)
-        match = context.match
-        if match.creator_id != user.pk:
-            raise CommandError("not_a_player", _("Only the creator can change this seed."))
-        if match.status != MatchStatus.OPEN:
-            raise CommandError(
-                "match_not_active", _("The seeds are fixed once the match has started.")
-            )
-        match.client_seed_creator = seed
-        context.record("client_seed", {"seat": 0, "client_seed": seed})
+        seat = context.match.seat_of(user.pk)
+        context.run(lambda state: engine.set_client_seed(state, seat=seat, client_seed=seed))
         context.save()
-    return match
+    return context.match
 
 
 def match_accept(
@@ -216,61 +209,32 @@ def match_accept(
     starts with the opening roll, and both players' other open challenges and pool waits end.
     Takes both players' start locks (games/services/starts.py: one tab of a player accepting
     two challenges at once gets one match), then the match row, so two players accepting at once
-    cannot both get the seat."""
+    cannot both get the seat. The database's conditions (a ban, a block, another match) are
+    checked here, the challenge's own by the engine (``engine.accept``)."""
     seed = client_seed_or_new(client_seed)
     with transaction.atomic():
         people = people_of(match_id, user.pk)
         players_lock(people)
         context = locked(match_id)
-        match = context.match
-        if match.status != MatchStatus.OPEN:
-            raise CommandError("match_not_active", _("This challenge is no longer open."))
-        if match.invited_id is not None and match.invited_id != user.pk:
-            raise CommandError("not_invited", _("This challenge is for another player."))
-        if match.private and match.invited_id is None and token != match.invite_token:
-            raise CommandError("not_found", _("This invitation link is not valid."))
-        if match.expires_at is not None and match.expires_at <= context.now:
-            raise CommandError("match_not_active", _("This challenge has expired."))
-        if match.creator_id == user.pk:
-            raise CommandError("not_a_player", _("You cannot accept your own challenge."))
-        if not user.is_active:
-            raise CommandError("not_a_player", _("This account is not active."))
-        refuse_if_banned(user)
-        refuse_if_blocked(match.creator_id, user.pk)
-        if match.rated and not user.may_play_rated:
-            raise CommandError(
-                "guest_not_rated", _("Guests play casual games; sign up to play rated.")
-            )
+        if context.match.status == MatchStatus.OPEN and context.match.creator_id != user.pk:
+            refuse_if_banned(user)
+            refuse_if_blocked(context.match.creator_id, user.pk)
+            refuse_if_playing(people, asking=user.pk)
         rating = ratings_of([user.pk])[user.pk]
-        if not rating_in_range(rating.value, match.min_rating, match.max_rating):
-            raise CommandError(
-                "outside_range", _("Your rating is outside the range this challenge asks for.")
-            )
-        refuse_if_playing(people, asking=user.pk)
-        match.opponent = user
-        match.client_seed_opponent = seed
+        candidate = engine.Candidate(
+            user=user.pk, rating=rating.value, client_seed=seed,
+            may_play_rated=user.may_play_rated, active=user.is_active, token=token,
+        )  # fmt: skip
         # The accepting player's own instance is left as it came (no rating cached on it).
         context.note_player(
             user.pk, user.username, user.auto_roll, rating, True,
             user.bot_level, user.play_forced,
         )  # fmt: skip
+        context.run(lambda state: engine.accept(state, candidate=candidate, now=context.now))
         begin_first_game(context)
         context.save()
         match_started(context, people)
-    return match
-
-
-def begin_first_game(context: Locked) -> None:
-    """Both seats are filled: the engine starts game 1 with the opening roll. After the commit,
-    the reconnect window starts for a seat with no socket (games/presence.py); a failure there
-    (Redis away) only makes the window start later, so it does not fail the start."""
-    context.run(
-        lambda state: engine.begin(
-            state, dice=context.dice, now=context.now, **context.automation()
-        )
-    )
-    started = partial(presence.presence_match_started, context.match.pk, context.match.started_at)
-    transaction.on_commit(started, robust=True)
+    return context.match
 
 
 def match_start_paired(
@@ -291,17 +255,13 @@ def match_start_paired(
     seeds are both players' browsers' (sent when they joined the pool); ``server_seed`` is the
     first joiner's, committed on their Play page before either client seed was sent
     (games/next_seed.py)."""
-    rules = rule_set(rule_set_name, match_length=length)
     people = [first_id, second_id]
     players_lock(people)
     refuse_if_playing(people)
-    match = Match.objects.create(
-        creator_id=first_id, opponent_id=second_id, private=True, rule_set_name=rule_set_name,
-        turn_seconds=turn_seconds, rated=rated, client_seed_creator=client_seeds[0],
-        client_seed_opponent=client_seeds[1], server_seed=server_seed, **rule_columns(rules),
+    context = match_new(
+        seats=(first_id, second_id), rule_set_name=rule_set_name,
+        rules=rule_set(rule_set_name, match_length=length), turn_seconds=turn_seconds,
+        rated=rated, client_seeds=client_seeds, server_seed=server_seed,
     )  # fmt: skip
-    context = locked(match.pk)
-    begin_first_game(context)
-    context.save()
     match_started(context, people)
     return context.match

@@ -1,4 +1,8 @@
-"""One match at a time per player: what every start of a match shares.
+"""Starting a match: one match at a time per player, and the one builder of a started match.
+
+`match_new(...)` writes the Match row of a match whose two seats are known (a pool pairing, a
+rematch, a match against the computer), locks it, lets the engine `begin` game 1 and saves; an
+accepted challenge is seated by `engine.accept`, then begun the same way (`begin_first_game`).
 
 Every path that seats players in a starting match — `match_accept`, `match_start_paired` (a pool
 pairing), the rematch, `match_create_vs_bot` — does, inside its transaction:
@@ -21,13 +25,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from functools import partial
 
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from games import presence
 from games.hooks import match_started as match_started_signal
-from games.models import Match, MatchStatus
+from games.models import Match, MatchStatus, TimeControl, rule_columns
+from games.rules import RuleSet
 from games.rules import match as engine
 from games.services.context import Locked, locked
 from realtime.errors import CommandError
@@ -81,6 +88,40 @@ def refuse_if_playing(user_ids: Sequence[int], *, asking: int | None = None) -> 
     if asking is None or asking in busy:
         raise CommandError("in_a_match", _("Finish your match in progress first."))
     raise CommandError("in_a_match", _("Your opponent is playing another match now."))
+
+
+def match_new(
+    *, seats: tuple[int, int], rule_set_name: str, rules: RuleSet, rated: bool,
+    turn_seconds: int | None, client_seeds: tuple[str, str], server_seed: str,
+    reserve_seconds: int = 0, time_control: str = TimeControl.TURN,
+) -> Locked:  # fmt: skip
+    """A new private match between the players of ``seats`` (user ids, seat 0 first), with the
+    rules and clock given and its dice's seeds (games/fairness), begun at once: the row written,
+    locked, game 1 started by the engine, saved. Call under the players' `players_lock`, after
+    `refuse_if_playing`; `match_started` follows."""
+    match = Match.objects.create(
+        creator_id=seats[0], opponent_id=seats[1], private=True, rule_set_name=rule_set_name,
+        turn_seconds=turn_seconds or None, reserve_seconds=reserve_seconds,
+        time_control=time_control, rated=rated, client_seed_creator=client_seeds[0],
+        client_seed_opponent=client_seeds[1], server_seed=server_seed, **rule_columns(rules),
+    )  # fmt: skip
+    context = locked(match.pk)
+    begin_first_game(context)
+    context.save()
+    return context
+
+
+def begin_first_game(context: Locked) -> None:
+    """Both seats are filled: the engine begins game 1 with the opening roll. After the commit,
+    the reconnect window starts for a seat with no socket (games/presence.py); a failure there
+    (Redis away) only makes the window start later, so it does not fail the start."""
+    context.run(
+        lambda state: engine.begin(
+            state, dice=context.dice, now=context.now, **context.automation()
+        )
+    )
+    started = partial(presence.presence_match_started, context.match.pk, context.match.started_at)
+    transaction.on_commit(started, robust=True)
 
 
 def match_started(context: Locked, people: Sequence[int]) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 from games.models import Game, Match
 from games.protocol import step_to_wire, steps_from_json
 from games.rules import MatchScore
-from games.rules.match import GameState, MatchState, OpeningRoll
+from games.rules.match import Challenge, GameState, MatchState, OpeningRoll, Rematch
 
 # End reasons that lose the whole match for the other seat (docs/rules.md, Who starts, colours,
 # games and matches): the score remembers the loser, so the engine knows the winner.
@@ -38,19 +38,44 @@ def match_state_of(match: Match, game: Game | None) -> MatchState:
         game=game_state_of(game) if game is not None else None,
         crawford_game=match.crawford_game,
         aborted_by=match.aborted_by_seat,  # type: ignore[arg-type]
+        players=(match.creator_id, match.opponent_id),
+        client_seeds=(match.client_seed_creator, match.client_seed_opponent),
+        challenge=challenge_of(match),
+        rematch=Rematch(
+            offered_by=match.rematch_offered_by,  # type: ignore[arg-type]
+            declined=match.rematch_declined,
+            client_seed=match.rematch_client_seed,
+            server_seed=match.rematch_server_seed,
+            match_id=match.rematch_id,
+        ),
     )
 
 
+def challenge_of(match: Match) -> Challenge:
+    """Who may take seat 1: an invite link (a private challenge to nobody in particular) needs
+    its token."""
+    link = match.private and match.invited_id is None
+    return Challenge(
+        rated=match.rated, invited=match.invited_id,
+        invite_token=match.invite_token if link else None, expires_at=match.expires_at,
+        min_rating=match.min_rating, max_rating=match.max_rating,
+    )  # fmt: skip
+
+
+def opening_of(game: Game) -> OpeningRoll | None:
+    """A game's opening roll with its ties (game 1's, and every game's with `opening_roll`)."""
+    if game.opening_white is None:
+        return None
+    ties = tuple((first, second) for first, second in game.opening_ties)
+    return OpeningRoll(game.opening_white, game.opening_black, ties)  # type: ignore[arg-type]
+
+
 def game_state_of(game: Game) -> GameState:
-    opening = None
-    if game.opening_white is not None:
-        ties = tuple((first, second) for first, second in game.opening_ties)
-        opening = OpeningRoll(game.opening_white, game.opening_black, ties)  # type: ignore[arg-type]
     return GameState(
         number=game.number,
         white_seat=game.white_seat,  # type: ignore[arg-type]
         turn_started_at=game.turn_started_at,
-        opening=opening,
+        opening=opening_of(game),
         board=tuple(game.board),
         turn_board=tuple(game.turn_board),
         turn=game.turn,  # type: ignore[arg-type]
@@ -80,7 +105,16 @@ def game_state_of(game: Game) -> GameState:
 def match_values(match: Match, state: MatchState) -> dict[str, Any]:
     """The Match row's fields that the match state decides."""
     winner_seat = state.winner_seat
+    rematch = state.rematch
     return {
+        "opponent_id": state.players[1],
+        "client_seed_creator": state.client_seeds[0],
+        "client_seed_opponent": state.client_seeds[1],
+        "rematch_offered_by": rematch.offered_by,
+        "rematch_declined": rematch.declined,
+        "rematch_client_seed": rematch.client_seed,
+        "rematch_server_seed": rematch.server_seed,
+        "rematch_id": rematch.match_id,
         "status": state.status,
         "score_creator": state.score.points[0],
         "score_opponent": state.score.points[1],
@@ -88,7 +122,7 @@ def match_values(match: Match, state: MatchState) -> dict[str, Any]:
         "timeouts_opponent": state.timeouts[1],
         "reserve_ms_creator": state.reserve_ms[0],
         "reserve_ms_opponent": state.reserve_ms[1],
-        "winner_id": match.player_id(winner_seat) if winner_seat is not None else None,
+        "winner_id": state.players[winner_seat] if winner_seat is not None else None,
         "end_reason": state.end_reason,
         "started_at": state.started_at,
         "finished_at": state.finished_at,

@@ -52,31 +52,30 @@ def candidate(**changes: object) -> Candidate:
     )  # type: ignore[arg-type]
 
 
+def begun(state: MatchState | None = None) -> MatchState:
+    """An open challenge accepted and begun."""
+    seated, _ = engine.accept(state or open_state(), candidate=candidate(), now=T0)
+    started, _ = engine.begin(seated, dice=dice, now=T0)
+    return started
+
+
 def finished_state() -> MatchState:
-    state, _ = engine.accept(open_state(), candidate=candidate(), dice=dice, now=T0)
-    over, _ = engine.resign(state, seat=1, now=T0 + timedelta(seconds=5))
+    over, _ = engine.resign(begun(), seat=1, now=T0 + timedelta(seconds=5))
     return over
 
 
 # --- Taking seat 1 -------------------------------------------------------------------------------
 
 
-def test_accept_seats_the_player_with_their_seed_and_begins_game_one() -> None:
-    state, events = engine.accept(open_state(), candidate=candidate(), dice=dice, now=T0)
-    assert isinstance(events[0], Seated) and isinstance(events[1], Started)
-    assert state.players == (CREATOR, GUEST)
-    assert state.client_seeds == ("creator-seed", "guest-seed")
+def test_accept_seats_the_player_with_their_seed_and_begin_starts_game_one() -> None:
+    seated, events = engine.accept(open_state(), candidate=candidate(), now=T0)
+    assert events == [Seated(player=GUEST, client_seed="guest-seed")]
+    assert seated.players == (CREATOR, GUEST) and seated.status == "open"
+    assert seated.client_seeds == ("creator-seed", "guest-seed")
+    state, more = engine.begin(seated, dice=dice, now=T0)
+    assert isinstance(more[0], Started)
     assert state.status == "active" and state.started_at == T0
-    assert engine.replay(open_state(), events) == state
-
-
-def test_accept_passes_the_new_seats_automation_to_begin() -> None:
-    """The opponent who rolls automatically gets their first roll at once (game 1's opening
-    roll went to seat 0 here: the 6 beats the 1, so seat 1 moves second)."""
-    state, _ = engine.accept(
-        open_state(), candidate=candidate(), dice=dice, now=T0, auto_roll=frozenset({1})
-    )
-    assert state.game is not None and state.game.white_seat == 0
+    assert engine.replay(open_state(), events + more) == state
 
 
 LATER = T0 + timedelta(minutes=2)
@@ -105,7 +104,7 @@ LINK = "this invitation link is not valid"
 def test_accept_refuses_with_the_protocols_code(challenge, who, now, code, reason) -> None:
     state = open_state(**challenge)
     with pytest.raises(MatchRuleError) as refused:
-        engine.accept(state, candidate=candidate(**who), dice=dice, now=now)
+        engine.accept(state, candidate=candidate(**who), now=now)
     assert (refused.value.code, str(refused.value)) == (code, reason)
 
 
@@ -120,16 +119,15 @@ def test_accept_refuses_with_the_protocols_code(challenge, who, now, code, reaso
     ],
 )
 def test_accept_lets_in_who_the_challenge_asks_for(challenge, who) -> None:
-    state, _ = engine.accept(open_state(**challenge), candidate=candidate(**who), dice=dice, now=T0)
+    state, _ = engine.accept(open_state(**challenge), candidate=candidate(**who), now=T0)
     assert state.players == (CREATOR, GUEST)
 
 
 def test_accept_is_refused_once_the_seat_is_taken_or_the_challenge_gone() -> None:
-    started, _ = engine.accept(open_state(), candidate=candidate(), dice=dice, now=T0)
     cancelled, _ = engine.cancel(open_state(), now=T0)
-    for state in (started, cancelled):
+    for state in (begun(), cancelled):
         with pytest.raises(MatchRuleError) as refused:
-            engine.accept(state, candidate=candidate(user=OTHER), dice=dice, now=T0)
+            engine.accept(state, candidate=candidate(user=OTHER), now=T0)
         assert refused.value.code == "match_not_active"
 
 
@@ -150,7 +148,7 @@ def test_only_the_creator_changes_the_seed(seat) -> None:
 
 
 def test_the_seeds_are_fixed_once_the_match_started() -> None:
-    started, _ = engine.accept(open_state(), candidate=candidate(), dice=dice, now=T0)
+    started = begun()
     with pytest.raises(MatchRuleError) as refused:
         engine.set_client_seed(started, seat=0, client_seed="late")
     assert refused.value.code == "match_not_active"
@@ -206,7 +204,7 @@ def test_decline_and_withdraw_end_the_offer() -> None:
 
 
 def test_no_rematch_before_the_end_after_an_abort_or_once_started() -> None:
-    active, _ = engine.accept(open_state(), candidate=candidate(), dice=dice, now=T0)
+    active = begun()
     aborted, _ = engine.abort_before_start(active, seat=0, now=T0)
     offered, _ = engine.offer_rematch(finished_state(), seat=0, client_seed="a", server_seed="S")
     terms = RematchTerms(1, ("b", "a"), "S")
@@ -232,7 +230,7 @@ def test_no_rematch_before_the_end_after_an_abort_or_once_started() -> None:
 
 
 def test_a_claim_needs_the_opponent_away_past_the_window() -> None:
-    active, _ = engine.accept(open_state(), candidate=candidate(), dice=dice, now=T0)
+    active = begun()
     with pytest.raises(MatchRuleError) as present:
         engine.claim_abandoned(active, seat=0, now=T0, away_ms=None, window_ms=60_000)
     assert present.value.code == "opponent_present"
@@ -255,7 +253,9 @@ def test_a_whole_match_from_the_open_challenge_to_the_rematch_replays(seed) -> N
     first = open_state()
     roll = random_pairs(rng)
     state, log = engine.set_client_seed(first, seat=0, client_seed="s0")
-    state, events = engine.accept(state, candidate=candidate(), dice=roll, now=T0)
+    state, events = engine.accept(state, candidate=candidate(), now=T0)
+    log += events
+    state, events = engine.begin(state, dice=roll, now=T0)
     log += events
     now = T0
     while state.status == "active":

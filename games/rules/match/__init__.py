@@ -52,6 +52,7 @@ from .seats import (
     accept_rematch,
     decline_rematch,
     offer_rematch,
+    rating_in_range,
     rematch_terms,
     set_client_seed,
 )
@@ -87,6 +88,7 @@ __all__ = [
     "accept_rematch",
     "decline_rematch",
     "offer_rematch",
+    "rating_in_range",
     "rematch_terms",
     "set_client_seed",
     "MAX_AUTOMATIC_ROLLS",

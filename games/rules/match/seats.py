@@ -12,15 +12,20 @@ from __future__ import annotations
 from datetime import datetime
 
 from .events import Event, apply_event
-from .operations import begin, require_status
+from .operations import require_status
 from .seat_events import ClientSeedSet, RematchAccepted, RematchDeclined, RematchOffered, Seated
 from .state import (
     Candidate,
-    DiceSource,
     MatchRuleError,
     MatchState,
     RematchTerms,
 )
+
+
+def rating_in_range(rating: int, lowest: int | None, highest: int | None) -> bool:
+    """Whether a player of ``rating`` may accept a challenge asking for [lowest, highest] (either
+    end optional; the lobby lists only what a player may accept)."""
+    return (lowest is None or rating >= lowest) and (highest is None or rating <= highest)
 
 
 def _refuse_candidate(state: MatchState, candidate: Candidate, now: datetime) -> None:
@@ -40,25 +45,18 @@ def _refuse_candidate(state: MatchState, candidate: Candidate, now: datetime) ->
         raise MatchRuleError("not_a_player", "this account is not active")
     if challenge.rated and not candidate.may_play_rated:
         raise MatchRuleError("guest_not_rated", "guests play casual games only")
-    lowest, highest = challenge.min_rating, challenge.max_rating
-    if (lowest is not None and candidate.rating < lowest) or (
-        highest is not None and candidate.rating > highest
-    ):
+    if not rating_in_range(candidate.rating, challenge.min_rating, challenge.max_rating):
         raise MatchRuleError("outside_range", "your rating is outside the range asked for")
 
 
 def accept(
-    state: MatchState, *, candidate: Candidate, dice: DiceSource, now: datetime,
-    auto_roll: frozenset[int] = frozenset(), forced: frozenset[int] = frozenset(),
-) -> tuple[MatchState, list[Event]]:  # fmt: skip
-    """``candidate`` takes seat 1 with their client seed, and game 1 starts at once (``begin``);
-    ``auto_roll`` and ``forced`` name seats, the new one's included."""
+    state: MatchState, *, candidate: Candidate, now: datetime
+) -> tuple[MatchState, list[Event]]:
+    """``candidate`` takes seat 1 with their client seed; ``begin`` starts game 1 next (its dice
+    need both seeds, so the site writes the seat before it draws)."""
     _refuse_candidate(state, candidate, now)
-    seated = Seated(player=candidate.user, client_seed=candidate.client_seed)
-    started, events = begin(
-        apply_event(state, seated), dice=dice, now=now, auto_roll=auto_roll, forced=forced
-    )
-    return started, [seated, *events]
+    event = Seated(player=candidate.user, client_seed=candidate.client_seed)
+    return apply_event(state, event), [event]
 
 
 def set_client_seed(
