@@ -18,7 +18,7 @@ from chat import selectors, services
 from config.database_thread import in_database_thread
 from games.consumers import MATCH_PARTS
 from games.protocol import MATCH_COMMANDS
-from realtime.commands import Command, ProtocolError, Sender, wire
+from realtime.commands import Command, ProtocolError, Sender, boolean, wire
 
 
 def _any(value: object) -> object:
@@ -41,10 +41,7 @@ class Chat(Command):
             raise ProtocolError("bad_field", _("text and phrase must be strings."))
 
 
-def _mute_from_wire(value: object) -> bool:
-    if type(value) is not bool:
-        raise ProtocolError("bad_field", _("mute must be true or false."))
-    return value  # type: ignore[return-value]
+_mute_from_wire = boolean(gettext_lazy("mute must be true or false."))
 
 
 @dataclass(frozen=True, kw_only=True)

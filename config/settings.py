@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "pairing",
     "ratings",
     "chat",
+    "calls",
     "moderation",
 ]
 
@@ -296,6 +297,25 @@ CHAT_WINDOW_SECONDS = float(os.environ.get("CHAT_WINDOW_SECONDS", "10"))
 REPORTS_PER_DAY = int(os.environ.get("REPORTS_PER_DAY", "10"))
 # A player's block list is capped (each block is read by every chat socket of theirs).
 MAX_BLOCKS = int(os.environ.get("MAX_BLOCKS", "500"))
+
+# --- Face to face at the table (calls/): WebRTC between the two players ----------------------
+# ICE servers the players' browsers use (calls/ice.py). STUN finds each browser's public address;
+# TURN relays the media of players behind symmetric NAT (README "Production", deploy/coturn/).
+# TURN passwords are never static: each player of each match gets a username
+# "<expiry>:<match>-<user>" and the base64 HMAC-SHA1 of it under CALL_TURN_SECRET, coturn's
+# `use-auth-secret` (its `static-auth-secret` is the same value), valid CALL_TURN_TTL_SECONDS.
+CALL_STUN_URLS = env_list("CALL_STUN_URLS")
+CALL_TURN_URLS = env_list("CALL_TURN_URLS")
+CALL_TURN_SECRET = os.environ.get("CALL_TURN_SECRET", "")
+CALL_TURN_TTL_SECONDS = int(os.environ.get("CALL_TURN_TTL_SECONDS", "14400"))
+if CALL_TURN_URLS and not CALL_TURN_SECRET:
+    raise ImproperlyConfigured(
+        "CALL_TURN_URLS needs CALL_TURN_SECRET (coturn's static-auth-secret)."
+    )
+# Signalling frames (offers, answers, candidates, media states, hang-ups) one match socket may
+# relay per window; more are refused with `rate_limited` and the socket stays open.
+CALL_SIGNALS_PER_WINDOW = int(os.environ.get("CALL_SIGNALS_PER_WINDOW", "60"))
+CALL_WINDOW_SECONDS = float(os.environ.get("CALL_WINDOW_SECONDS", "10"))
 
 # --- Client addresses behind reverse proxies (config/client_address.py) -------------------------
 # How many proxies in front of Daphne append to X-Forwarded-For (nginx in deploy/: 1). 0 trusts

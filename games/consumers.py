@@ -42,7 +42,8 @@ SNAPSHOT_WINDOW_SECONDS = 60.0
 
 
 class MatchPart(Protocol):
-    """What an app above games adds to every match socket (chat/consumers.py `ChatPart`)."""
+    """What an app above games adds to every match socket (chat/consumers.py `ChatPart`,
+    calls/consumers.py `CallPart`)."""
 
     # The group messages it answers, by type (`match.chat`), each with its handler.
     handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]]
@@ -74,14 +75,18 @@ class MatchSocket(SiteSocket):
     _held: list[dict[str, Any]] | None = None
     _resync: asyncio.Task | None = None
     parts: tuple[MatchPart, ...] = ()
-    _part_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}  # noqa: RUF012
+    # Each group message's handlers, in the parts' order: several parts may answer one type
+    # (`moderation.blocks`: chat re-reads whom it hides, calls hang up on a blocked opponent).
+    _part_handlers: dict[str, tuple[Callable[[dict[str, Any]], Awaitable[None]], ...]] = {}  # noqa: RUF012
 
     async def on_open(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.parts = tuple(make(self) for make in MATCH_PARTS)
-        self._part_handlers = {
-            kind: handler for part in self.parts for kind, handler in part.handlers.items()
-        }
+        handlers: dict[str, list[Callable[[dict[str, Any]], Awaitable[None]]]] = {}
+        for part in self.parts:
+            for kind, handler in part.handlers.items():
+                handlers.setdefault(kind, []).append(handler)
+        self._part_handlers = {kind: tuple(answers) for kind, answers in handlers.items()}
         user = self.user
         bind_play(match_id=self.match_id, user_id=user.pk if user else None)
         self._snapshot_lock = asyncio.Lock()
@@ -186,10 +191,10 @@ class MatchSocket(SiteSocket):
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
         """Group messages a part answers go to it (`match.chat` to chat's); the rest as usual."""
-        handler = self._part_handlers.get(message["type"])
-        if handler is None:
+        handlers = self._part_handlers.get(message["type"])
+        if handlers is None:
             await super()._dispatch(message)
-        else:
+        for handler in handlers or ():
             await handler(message)
 
     # --- Commands ---------------------------------------------------------------------------------

@@ -44,6 +44,18 @@ def wire(check: Callable[[Any], Any], *, optional: bool = False) -> Any:
     return dataclasses.field(default=None, metadata={"check": check, "optional": optional})
 
 
+def boolean(message: Any) -> Callable[[Any], bool]:
+    """The check of a boolean wire field: true or false only (not 1, 0 or "true"), else
+    `bad_field` with `message` (a lazy translation: read in the socket's language)."""
+
+    def check(value: object) -> bool:
+        if type(value) is not bool:
+            raise ProtocolError("bad_field", str(message))
+        return value  # type: ignore[return-value]
+
+    return check
+
+
 @dataclass(frozen=True, kw_only=True)
 class Command:
     """A parsed client frame. Subclasses set `type` and declare their fields with `wire`."""

@@ -239,6 +239,10 @@ class SiteSocket(AsyncWebsocketConsumer):
         """The user's blocks changed (moderation/services.py); match sockets re-read whose chat
         they hide, other sockets have nothing to do."""
 
+    async def call_signal(self, event: dict[str, Any]) -> None:
+        """A call's signalling frame for this user (calls/consumers.py, through the user's
+        group): the match socket of that match passes it on; other sockets have nothing to do."""
+
 
 def echo_id(message: dict[str, Any]) -> str | int | None:
     """The client's `id` of a message, to echo in the reply, when it is a valid one."""

@@ -33,8 +33,10 @@ from tests.integration.test_processes import session_cookie_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-# Every command the match socket registers (games/consumers.py, chat/consumers.py).
+# Every command the match socket registers (games/consumers.py, chat/consumers.py,
+# calls/consumers.py).
 COMMAND_TYPES = MATCH_COMMANDS.types
+CALL_TYPES = frozenset(kind for kind in COMMAND_TYPES if kind.startswith("call_"))
 
 SEED = 20261201
 PLAYER_FRAMES = 2000
@@ -128,10 +130,52 @@ def frame(rng: random.Random, version: int, types: list[str]) -> str | bytes:
         command["mute"] = rng.choice([True, False, 1, 0, "true", None, [True], any_value(rng)])
     if command["type"] in ("client_seed", "rematch") or rng.random() < 0.2:
         command["client_seed"] = hostile_seed(rng)
+    if command["type"] in CALL_TYPES or rng.random() < 0.05:
+        command.update(call_fields(rng))
     if rng.random() < 0.1:
         command["x" * rng.randrange(1, 300)] = any_value(rng)
     text = json.dumps(command, ensure_ascii=rng.random() < 0.5)
     return text if rng.random() < 0.95 else text * 200  # now and then too large
+
+
+GOOD_SDP = "v=0\r\no=- 4611731400430051336 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\n"
+GOOD_CANDIDATE = {"candidate": "candidate:1 1 udp 2122260223 192.0.2.7 54400 typ host",
+                  "sdpMid": "0", "sdpMLineIndex": 0, "usernameFragment": "Ab1c"}  # fmt: skip
+
+
+def call_fields(rng: random.Random) -> dict:
+    """Signalling fields (docs/protocol.md "Calls"), each sometimes right, mostly hostile: huge
+    and binary-looking SDPs, nested and extra-keyed candidates, wrong-typed flags and parts."""
+    fields = {}
+    if rng.random() < 0.9:
+        fields["session"] = rng.choice([
+            "page-one", "page-one", "short", "x" * 41, "a b c d", "ш" * 10, None, 7, ["page-one"],
+            any_value(rng),
+        ])  # fmt: skip
+    if rng.random() < 0.7:
+        fields["to"] = rng.choice(["page-two", "page-two", "", "x" * 3000, {"to": "page-two"}])
+    if rng.random() < 0.7:
+        fields["sdp"] = rng.choice([
+            GOOD_SDP, GOOD_SDP, "x" * 3000, "x" * 3001, "v=0\x00", "v=0\u202e", "🎲" * 99,
+            [GOOD_SDP], any_value(rng),
+        ])  # fmt: skip
+    if rng.random() < 0.7:
+        fields["part"] = rng.choice([0, 0, 1, 3, 4, -1, 1.0, True, "0", None, any_value(rng)])
+        fields["parts"] = rng.choice([1, 1, 2, 4, 5, 0, 2**64, "1", [1], any_value(rng)])
+    if rng.random() < 0.6:
+        fields["candidate"] = rng.choice([
+            GOOD_CANDIDATE, GOOD_CANDIDATE, {"candidate": ""}, {**GOOD_CANDIDATE, "x": 1},
+            {**GOOD_CANDIDATE, "sdpMid": {"deep": [[["x"]]]}}, {"candidate": "c" * 513},
+            {**GOOD_CANDIDATE, "sdpMLineIndex": 2**40}, [GOOD_CANDIDATE], "candidate:1",
+            {"candidate": NESTED_CANDIDATE}, any_value(rng),
+        ])  # fmt: skip
+    for flag in ("audio", "video"):
+        if rng.random() < 0.7:
+            fields[flag] = rng.choice([True, False, True, 1, 0, "true", None, [True]])
+    return fields
+
+
+NESTED_CANDIDATE = [[[[[[[["candidate:1"]]]]]]]]
 
 
 @pytest.fixture
@@ -397,6 +441,8 @@ async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
             kind = _type_of(sent)
             if not acked:
                 assert after == before, (SEED, number, sent)
+            elif kind in CALL_TYPES:  # signalling is relayed, never stored: nothing changes
+                assert socket is player and after == before, (SEED, number, sent)
             elif kind in ("chat", "chat_mute"):  # not versioned: the match is untouched
                 assert socket is player and after[:3] == before[:3], (SEED, number, sent)
                 if kind == "chat":
@@ -409,6 +455,108 @@ async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
             pass
         counts["spectators"] = message["state"]["spectators"]
     return counts
+
+
+CALL_FRAMES = 600
+
+
+def test_hostile_signalling_reaches_only_the_opponent_and_nothing_after_the_end(site, client):
+    """Signalling frames (docs/protocol.md "Calls") of every shape from a player, a spectator and
+    an anonymous viewer: huge, nested, wrong-typed, extra-keyed. Every frame gets an ack or an
+    error (never `internal`) and the sockets live; the opponent's page gets exactly the frames
+    acked from the player, each with its own fields as sent (unknown keys dropped); spectators
+    get no call frame at all, nor anything but refusals; the match is unchanged. After the
+    player resigns, every call command, however well formed, is refused with
+    `match_not_active` and reaches nobody."""
+    white, black, watcher = make_user("callfz_w"), make_user("callfz_b"), make_user("callfz_s")
+    match = services.match_create(creator=white, turn_seconds=None, rated=False)
+    services.match_accept(user=black, match_id=match.pk)
+    cookies = [session_cookie_for(client.__class__(), user) for user in (white, black, watcher)]
+    summary = asyncio.run(_fuzz_calls(site, match.pk, cookies, white))
+    assert summary["frames"] == CALL_FRAMES, summary
+    assert summary["acks"] >= 20 and summary["bad_field"] > CALL_FRAMES // 3, summary
+    assert summary["relayed"] == summary["acks_relayed"], summary
+    assert summary["not_a_player"] > 0 and summary["after_the_end"] == 6, summary
+
+
+async def _fuzz_calls(site, match_id: int, cookies, white) -> dict[str, int]:
+    rng = random.Random(SEED + 32)
+    url = f"ws://127.0.0.1:{site.port}/ws/matches/{match_id}/"
+    read_state = sync_to_async(_state)
+    counts = {"frames": 0, "acks": 0, "acks_relayed": 0, "relayed": 0, "bad_field": 0,
+              "not_a_player": 0}  # fmt: skip
+    async with (
+        connect(url, origin=site.url, additional_headers={"Cookie": cookies[0]}) as player,
+        connect(url, origin=site.url, additional_headers={"Cookie": cookies[1]}) as opponent,
+        connect(url, origin=site.url, additional_headers={"Cookie": cookies[2]}) as watcher,
+        connect(url, origin=site.url) as anonymous,
+    ):
+        for socket in (player, opponent, watcher, anonymous):
+            while json.loads(await socket.recv())["type"] != "snapshot":
+                pass
+        before = await read_state(match_id)
+        acked: list[dict] = []
+        for number in range(CALL_FRAMES):
+            socket = [player, player, player, watcher, anonymous][number % 5]
+            command = {"type": rng.choice(sorted(CALL_TYPES)), "id": number, **call_fields(rng)}
+            sent = json.dumps(command) if rng.random() < 0.97 else json.dumps(command) * 50
+            await socket.send(sent)
+            await socket.send(json.dumps({"type": "ping", "id": f"c{number}"}))
+            while True:
+                message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+                if message == {"type": "pong", "id": f"c{number}"}:
+                    break
+                assert not message["type"].startswith("call_"), (number, sent, message)
+                assert message.get("code") != "internal", (number, sent, message)
+                if message["type"] == "ack":
+                    assert socket is player, (number, sent, message)
+                    counts["acks"] += 1
+                    if command["type"] != "call_join":  # relayed: the command's own fields
+                        fields = MATCH_COMMANDS.entry(command["type"]).command.wire_fields()
+                        acked.append({"type": command["type"]}
+                                     | {f.name: command[f.name] for f in fields})  # fmt: skip
+                counts["bad_field"] += message.get("code") == "bad_field"
+                counts["not_a_player"] += message.get("code") == "not_a_player"
+            counts["frames"] += 1
+        counts["acks_relayed"] = len(acked)
+        relayed = await _calls_until_pong(opponent, "o")
+        assert relayed == acked  # in order, each as sent
+        counts["relayed"] = len(relayed)
+        for socket in (watcher, anonymous):
+            assert await _calls_until_pong(socket, "s") == []
+        assert await read_state(match_id) == before
+        # The end: a resignation, then well-formed frames are all refused, from a fresh socket
+        # of the player (the old one may be past its signalling rate by now).
+        await sync_to_async(services.match_resign)(user=white, match_id=match_id, left_table=False)
+        counts["after_the_end"] = 0
+        good = {"session": "page-one", "to": "page-two", "sdp": GOOD_SDP, "part": 0, "parts": 1,
+                "candidate": GOOD_CANDIDATE, "audio": True, "video": True}  # fmt: skip
+        async with connect(url, origin=site.url, additional_headers={"Cookie": cookies[0]}) as late:
+            while json.loads(await late.recv())["type"] != "snapshot":
+                pass
+            for kind in sorted(CALL_TYPES):
+                await late.send(json.dumps({"type": kind, "id": kind, **good}))
+                while (message := json.loads(await asyncio.wait_for(late.recv(), 10))).get(
+                    "id"
+                ) != kind:
+                    pass
+                assert message.get("code") == "match_not_active", (kind, message)
+                counts["after_the_end"] += 1
+        assert await _calls_until_pong(opponent, "end") == []
+    return counts
+
+
+async def _calls_until_pong(socket, mark: str) -> list[dict]:
+    """The call frames a socket got before the pong of a ping sent now."""
+    await socket.send(json.dumps({"type": "ping", "id": mark}))
+    got = []
+    while (message := json.loads(await asyncio.wait_for(socket.recv(), 10))) != {
+        "type": "pong",
+        "id": mark,
+    }:
+        if message["type"].startswith("call_"):
+            got.append(message)
+    return got
 
 
 BOT_MATCH_FRAMES = 500
