@@ -51,8 +51,8 @@ def measure(arguments: argparse.Namespace) -> int:
     from games import services
     from games.events import deferred_publishing
     from games.models import Match
-    from games.protocol import turn_state_of
     from games.rules import legal_next_steps
+    from games.services.state_rows import match_state_of
 
     rng = random.Random(arguments.seed)
     prefix = f"cost{secrets.token_hex(3)}_"
@@ -90,7 +90,7 @@ def measure(arguments: argparse.Namespace) -> int:
         if game.phase == "roll":
             kind, call, extra = "roll", services.game_roll, {}
         else:
-            step = rng.choice(legal_next_steps(turn_state_of(match, game)))
+            step = rng.choice(legal_next_steps(match_state_of(match, game).turn_state()))
             kind, call, extra = "step", services.game_step_play, {"step": step}
         started_cpu, started_wall = time.thread_time(), time.perf_counter()
         with deferred_publishing():  # as the socket does: publishing is not the service's

@@ -24,6 +24,7 @@ from games.protocol import (
 from games.rules.match import rating_in_range
 from games.rules.ruleset import SEED_CLOCK_NAMES
 from games.services.challenges import challenge_payload
+from games.services.state_rows import match_state_of, opening_of
 from ratings.selectors import Row, ratings_of
 
 LOBBY_LIMIT = 100
@@ -105,7 +106,7 @@ def match_snapshot(match_id: int) -> Snapshot | None:
         rating_values = ratings_of([user.pk for user in users])
     state = match_state(
         match,
-        game,
+        match_state_of(match, game),
         moves,
         usernames={user.pk: user.username for user in users},
         ratings=rating_values,
@@ -358,7 +359,7 @@ def match_export(match: Match) -> dict[str, Any]:
                 "white_seat": game.white_seat,
                 "white": white.username,
                 "black": black.username,
-                "opening": opening_state(game),
+                "opening": opening_state(opening_of(game)),
                 "start_board": list(game.start_board),
                 "result": game.result or None,
                 "winner": game.winner_side or None,

@@ -108,12 +108,6 @@ class Game(models.Model):
     def seat_of_side(self, side: str) -> int:
         return self.white_seat if side == "w" else 1 - self.white_seat
 
-    def side_of_seat(self, seat: int) -> str:
-        return "w" if seat == self.white_seat else "b"
-
-    def has_moved(self, side: str) -> bool:
-        return self.white_has_moved if side == "w" else self.black_has_moved
-
 
 class Turn(models.Model):
     """The append-only move log: one row per completed turn (a pass has no steps)."""

@@ -318,26 +318,8 @@ class Match(models.Model):
     def player_id(self, seat: int) -> int | None:
         return self.creator_id if seat == 0 else self.opponent_id
 
-    def reserve_ms(self, seat: int) -> int:
-        """What is left of a seat's reserve bank (spent once the turn time is gone)."""
-        return self.reserve_ms_creator if seat == 0 else self.reserve_ms_opponent
-
-    def set_reserve_ms(self, seat: int, value: int) -> None:
-        if seat == 0:
-            self.reserve_ms_creator = value
-        else:
-            self.reserve_ms_opponent = value
-
     def timeouts(self, seat: int) -> int:
         return self.timeouts_creator if seat == 0 else self.timeouts_opponent
-
-    def add_timeout(self, seat: int) -> int:
-        """Count a timeout against a seat; returns that seat's count now."""
-        if seat == 0:
-            self.timeouts_creator += 1
-        else:
-            self.timeouts_opponent += 1
-        return self.timeouts(seat)
 
     @property
     def client_seeds(self) -> tuple[str, str]:
@@ -355,7 +337,3 @@ class Match(models.Model):
     @property
     def scores(self) -> tuple[int, int]:
         return (self.score_creator, self.score_opponent)
-
-    @property
-    def is_live(self) -> bool:
-        return self.status == MatchStatus.ACTIVE

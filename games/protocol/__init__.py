@@ -31,7 +31,6 @@ from games.protocol.state import (
     move_of_turn,
     opening_state,
     rules_state,
-    turn_state_of,
 )
 
 __all__ = [
@@ -54,5 +53,4 @@ __all__ = [
     "step_from_wire",
     "step_to_wire",
     "steps_from_json",
-    "turn_state_of",
 ]

@@ -1,5 +1,7 @@
-"""The `state` of a snapshot and its parts, built from the match rows (docs/protocol.md
-"Snapshot"); the engine knows nothing of JSON."""
+"""The `state` of a snapshot and its parts, built from the engine's `MatchState` (docs/protocol.md
+"Snapshot"), with the few facts of the rows the state does not hold (ids, usernames, ratings,
+bots, the seeds' commitment); the engine knows nothing of JSON. games/services/state_rows.py
+turns rows into a state."""
 
 from __future__ import annotations
 
@@ -7,13 +9,8 @@ from datetime import datetime
 from typing import Any, Literal, TypedDict
 
 from games.fairness import commitment
-from games.protocol.commands import (
-    WireStep,
-    step_to_wire,
-    steps_from_json,
-)
+from games.protocol.commands import WireStep, step_to_wire
 from games.rules import (
-    TurnState,
     borne_off,
     combined_moves,
     is_turn_complete,
@@ -21,8 +18,9 @@ from games.rules import (
     pip_count,
     remaining_dice,
 )
-from games.rules.clock import TimeControl, read_clock
-from games.rules.cube import may_double, raised_value
+from games.rules.clock import read_clock
+from games.rules.cube import raised_value
+from games.rules.match import MatchState, OpeningRoll
 from games.rules.ruleset import OPTION_VALUES
 from ratings.models import NEW_PLAYER, ShownRating
 
@@ -60,21 +58,6 @@ def rules_state(match) -> dict[str, Any]:
     }
 
 
-def turn_state_of(match, game) -> TurnState | None:
-    """The engine's view of the turn in progress (None until the dice are rolled)."""
-    if game is None or game.phase != "move" or not game.dice:
-        return None
-    return TurnState(
-        start_board=tuple(game.turn_board),
-        side=game.turn,
-        dice=(game.dice[0], game.dice[1]),
-        first_turn=not game.has_moved(game.turn),
-        rules=match.rules,
-        steps=steps_from_json(game.steps),
-        board=tuple(game.board),
-    )
-
-
 def match_settings(match) -> dict[str, Any]:
     """What a match is: shared by the live state and the JSON export."""
     return {
@@ -100,70 +83,69 @@ def fairness_state(match) -> dict[str, Any]:
     }
 
 
-def opening_state(game) -> dict[str, Any] | None:
-    """Game 1's one-die opening roll with its ties; later games have none (the winner starts)."""
-    if game.opening_white is None:
+def opening_state(opening: OpeningRoll | None) -> dict[str, Any] | None:
+    """A game's one-die opening roll with its ties (game 1's; with `game_starter` `opening_roll`
+    every game's); None when the previous winner started it."""
+    if opening is None:
         return None
-    return {"white": game.opening_white, "black": game.opening_black, "ties": game.opening_ties}
+    return {
+        "white": opening.white,
+        "black": opening.black,
+        "ties": [list(tie) for tie in opening.ties],
+    }
 
 
-def clock_state(match, game, now: datetime) -> dict[str, Any]:
+def clock_state(state: MatchState, now: datetime) -> dict[str, Any]:
     """Times in ms measured now by the server; the page counts down and never decides
     (the arithmetic is the engine's, games/rules/clock.py)."""
+    game = state.game
     reserve: dict[str, int | None] = {"w": None, "b": None}
     clock_side = None
     if game is not None:
         for side in ("w", "b"):
-            reserve[side] = match.reserve_ms(game.seat_of_side(side))
+            reserve[side] = state.reserve_ms[game.seat_of_side(side)]  # type: ignore[arg-type]
         # While a double awaits an answer the answerer's clock runs (games/rules/cube.py).
-        clock_side = (
-            game.turn if game.cube_offer is None else game.side_of_seat(1 - game.cube_offer)
-        )
-    running = match.status == "active" and game is not None and game.phase != "over"
+        clock_side = game.side_of_seat(game.clock_seat)
+    running = state.open_turn() is not None
     turn_ms_left = deadline_ms_left = None
-    control = TimeControl(match.time_control, match.turn_seconds, match.reserve_seconds)
-    if control.timed and game is not None and running:
+    if state.clock.timed and game is not None and running:
         reading = read_clock(
-            control, reserve[clock_side] or 0, game.turn_started_at,
+            state.clock, reserve[clock_side] or 0, game.turn_started_at,  # type: ignore[index]
             game.clock_started_at or game.turn_started_at, now,
         )  # fmt: skip
         turn_ms_left, deadline_ms_left = reading.turn_ms_left, reading.deadline_ms_left
-        reserve[clock_side] = reading.mover_reserve_ms
+        reserve[clock_side] = reading.mover_reserve_ms  # type: ignore[index]
     return {
         "turn_ms_left": turn_ms_left, "deadline_ms_left": deadline_ms_left, "reserve_ms": reserve,
         "running": running, "side": clock_side,
     }  # fmt: skip
 
 
-def cube_state(match, game) -> dict[str, Any] | None:
+def cube_state(state: MatchState) -> dict[str, Any] | None:
     """The doubling cube (None in matches without it): its value, the seat that may raise it
     (None: either), a pending offer's seat, whether the mover may double now, and whether this
     is the Crawford game."""
-    if not match.doubling_cube or game is None:
+    game = state.game
+    if not state.rules.doubling_cube or game is None:
         return None
-    crawford = game.number == match.crawford_game
-    mover = game.seat_of_side(game.turn)
-    allowed = match.status == "active" and may_double(
-        match.rules, mover, mover_seat=mover, phase=game.phase, offer=game.cube_offer,
-        owner=game.cube_owner, value=game.cube_value, crawford=crawford,
-    )  # fmt: skip
+    offered = game.cube_offer is not None
     return {
         "value": game.cube_value,
         "owner": game.cube_owner,
         "offered_by": game.cube_offer,
-        "offered_value": raised_value(game.cube_value, match.rules)
-        if game.cube_offer is not None
-        else None,
-        "may_double": allowed,
-        "crawford": crawford,
+        "offered_value": raised_value(game.cube_value, state.rules) if offered else None,
+        "may_double": state.may_double(game.mover_seat),
+        "crawford": game.number == state.crawford_game,
     }
 
 
-def game_state(match, game, now: datetime) -> dict[str, Any] | None:
+def game_state(state: MatchState, now: datetime) -> dict[str, Any] | None:
+    """The `state.game` object: the game being played (or the last one), as the engine has it."""
+    game = state.game
     if game is None:
         return None
-    board = tuple(game.board)
-    turn = turn_state_of(match, game)
+    board = game.board
+    turn = state.turn_state()
     legal: list[WireStep] = []
     combined: list[list[WireStep]] = []
     dice_left: list[int] = []
@@ -180,13 +162,16 @@ def game_state(match, game, now: datetime) -> dict[str, Any] | None:
         "dice": list(game.dice) if game.dice else None,
         "roll": game.roll,
         "dice_left": dice_left,
-        "steps": game.steps,
+        "steps": [step_to_wire(step) for step in game.steps],
         "legal_steps": legal,
         "combined_moves": combined,
         "can_undo": bool(
-            match.undo_allowed and turn is not None and game.steps and not is_turn_complete(turn)
+            state.rules.undo_allowed
+            and turn is not None
+            and game.steps
+            and not is_turn_complete(turn)
         ),
-        "opening": opening_state(game),
+        "opening": opening_state(game.opening),
         "borne_off": {"w": borne_off(board, "w"), "b": borne_off(board, "b")},
         "pips": {"w": pip_count(board, "w"), "b": pip_count(board, "b")},
         "result": (
@@ -194,19 +179,22 @@ def game_state(match, game, now: datetime) -> dict[str, Any] | None:
             if game.result
             else None
         ),
-        "clock": clock_state(match, game, now),
-        "cube": cube_state(match, game),
+        "clock": clock_state(state, now),
+        "cube": cube_state(state),
     }
 
 
 def match_section(
-    match, game, *, usernames: dict[int, str], ratings: dict[int, ShownRating],
+    match, state: MatchState, *, usernames: dict[int, str], ratings: dict[int, ShownRating],
     bots: frozenset[int] | set[int] = frozenset(),
 ) -> dict[str, Any]:  # fmt: skip
-    """The `state.match` object: the match, its players and their scores."""
+    """The `state.match` object: the match, its players and their scores, from the engine's
+    state; the row gives what the state does not hold (the match's id and settings, the seeds'
+    commitment)."""
+    game = state.game
     players: list[PlayerState] = []
     for seat in (0, 1):
-        user_id = match.player_id(seat)
+        user_id = state.players[seat]
         if user_id is None:
             continue
         rating = ratings.get(user_id, NEW_PLAYER)
@@ -216,39 +204,36 @@ def match_section(
                 "username": usernames.get(user_id, "?"),
                 "rating": rating.value,
                 "provisional": rating.provisional,
-                "score": match.scores[seat],
+                "score": state.score.points[seat],
                 "side": game.side_of_seat(seat) if game is not None else None,
-                "timeouts": match.timeouts(seat),
+                "timeouts": state.timeouts[seat],
                 "bot": user_id in bots,
             }
         )
+    rematch = state.rematch
     return {
         **match_settings(match),
+        "status": state.status,
         "players": players,
-        "winner": match.seat_of(match.winner_id),
-        "end_reason": match.end_reason or None,
+        "winner": state.winner_seat,
+        "end_reason": state.end_reason or None,
         # Either player may abort until each has made a first move (docs/rules.md, Platform rules).
-        "abortable": match.status == "active"
-        and game is not None
-        and game.number == 1
-        and not (game.white_has_moved and game.black_has_moved),
-        "aborted_by": match.aborted_by_seat,
+        "abortable": state.abortable,
+        "aborted_by": state.aborted_by,
         "fairness": fairness_state(match),
         "rematch": {
             # The offered rematch's commitment (its seed is revealed when that match ends).
-            "server_seed_hash": (
-                commitment(match.rematch_server_seed) if match.rematch_server_seed else None
-            ),
-            "offered_by": match.rematch_offered_by,
-            "declined": match.rematch_declined,
-            "match_id": match.rematch_id,
+            "server_seed_hash": commitment(rematch.server_seed) if rematch.server_seed else None,
+            "offered_by": rematch.offered_by,
+            "declined": rematch.declined,
+            "match_id": rematch.match_id,
         },
     }
 
 
 def match_state(
     match,
-    game,
+    state: MatchState,
     moves: list[MoveState],
     *,
     usernames: dict[int, str],
@@ -258,8 +243,8 @@ def match_state(
 ) -> dict[str, Any]:
     """The whole `state` object of a snapshot (docs/protocol.md)."""
     return {
-        "match": match_section(match, game, usernames=usernames, ratings=ratings, bots=bots),
-        "game": game_state(match, game, now),
+        "match": match_section(match, state, usernames=usernames, ratings=ratings, bots=bots),
+        "game": game_state(state, now),
         "moves": moves,
     }
 

@@ -210,7 +210,7 @@ class Locked:
 
     def match_section(self) -> dict[str, Any]:
         return match_section(
-            self.match, self.game, usernames=self.usernames, ratings=self.ratings,
+            self.match, self.state, usernames=self.usernames, ratings=self.ratings,
             bots=set(self.bot_levels),
         )  # fmt: skip
 
@@ -218,7 +218,7 @@ class Locked:
         """Bump the version and keep the event with the state as it is now: the game, and the
         match when it changed. The move log is left out: `turn` events carry each new entry."""
         self.match.version += 1
-        state: dict[str, Any] = {"game": game_state(self.match, self.game, self.now)}
+        state: dict[str, Any] = {"game": game_state(self.state, self.now)}
         section = self.match_section()
         if section != self.match_sent:
             state["match"] = self.match_sent = section
@@ -228,10 +228,12 @@ class Locked:
         )  # fmt: skip
 
     def open_turn(self) -> tuple[int, int] | None:
-        game = self.game
-        if game is None or game.phase == "over" or self.match.status != "active":
+        """(game row id, turn number) of the turn being played (the state's ``open_turn``, with
+        the row's id the deadline task names), None when none is."""
+        turn = self.state.open_turn()
+        if turn is None or self.game is None:
             return None
-        return (game.pk, game.turn_number)
+        return (self.game.pk, turn[1])
 
     # --- Persist and publish ---------------------------------------------------------------------
 

@@ -39,6 +39,7 @@ _BY_REASON = {
     "you cannot accept your own challenge": _("You cannot accept your own challenge."),
     "this account is not active": _("This account is not active."),
     "only the creator can change this seed": _("Only the creator can change this seed."),
+    "only the creator can cancel a challenge": _("Only the creator can cancel a challenge."),
     "the seeds are fixed once the match started": _(
         "The seeds are fixed once the match has started."
     ),

@@ -181,11 +181,8 @@ def match_cancel(*, user, match_id: int) -> Match:
     """The creator withdraws an open challenge. Locks the match row."""
     with transaction.atomic():
         context = locked(match_id)
-        if context.match.creator_id != user.pk:
-            raise CommandError("not_a_player", _("Only the creator can cancel a challenge."))
-        if context.match.status != MatchStatus.OPEN:
-            raise CommandError("match_not_active", _("This challenge is no longer open."))
-        context.run(lambda state: engine.cancel(state, now=context.now))
+        seat = context.match.seat_of(user.pk)
+        context.run(lambda state: engine.cancel(state, now=context.now, seat=seat))
         context.save()
     return context.match
 

@@ -14,7 +14,6 @@ from games.models import Match
 from games.rules import Step
 from games.rules import match as engine
 from games.services.context import Locked, locked
-from games.services.errors import refused
 from realtime.errors import CommandError
 
 
@@ -22,11 +21,8 @@ def _seat_at_version(context: Locked, user, version: int | None, *, mover: bool 
     """The player's seat (the mover's unless ``mover`` is False: the engine checks who may
     answer a double), refusing a command sent for a board that has changed since."""
     seat = context.seat_of(user)
-    try:
-        if mover:
-            engine.require_mover(context.state, seat)
-    except engine.MatchRuleError as error:
-        raise refused(error) from None
+    if mover:
+        context.ask(lambda state: engine.require_mover(state, seat))
     if version is not None and version != context.match.version:
         raise CommandError(
             "stale_version",

@@ -16,8 +16,9 @@ from games import selectors, services
 from games.events import deferred_publishing
 from games.fairness import commitment, roll_pair, verify_export
 from games.models import Match
-from games.protocol import match_state, turn_state_of
+from games.protocol import match_state
 from games.rules import choose_turn
+from games.services.state_rows import match_state_of
 from tests.factories import enable_totp, make_user
 
 pytestmark = pytest.mark.django_db
@@ -87,7 +88,7 @@ def next_command(match_id: int, users: dict):
     mover = users[match.player_id(game.seat_of_side(game.turn))]
     if game.phase == "roll":
         return services.game_roll, {"user": mover, "match_id": match_id, "version": match.version}
-    turn = turn_state_of(match, game)
+    turn = match_state_of(match, game).turn_state()
     steps = choose_turn(turn.start_board, turn.side, turn.dice, turn.first_turn, turn.rules)
     step = steps[len(game.steps)]
     return services.game_step_play, {
@@ -340,7 +341,10 @@ def test_a_rematch_commits_with_the_offer_and_takes_each_players_new_seed(client
     match.refresh_from_db()
     pending = match.rematch_server_seed
     published = commitment(pending)
-    state = match_state(match, match.games.get(), [], usernames={}, ratings={}, now=timezone.now())
+    state = match_state(
+        match, match_state_of(match, match.games.get()), [], usernames={}, ratings={},
+        now=timezone.now(),
+    )  # fmt: skip
     assert state["match"]["rematch"]["server_seed_hash"] == published
     pages = [
         json.dumps(state),

@@ -307,8 +307,8 @@ def test_rematch_offer_accept_and_decline(active_match, players, fixed_dice):
 
 def play_to_the_end(match_id: int, players, fixed_dice) -> None:
     """Both players play the server's own chosen turn until the match ends (random dice)."""
-    from games.protocol import turn_state_of
     from games.rules import choose_turn
+    from games.services.state_rows import match_state_of
 
     users = {user.pk: user for user in players}
     for _ in range(2000):
@@ -320,7 +320,7 @@ def play_to_the_end(match_id: int, players, fixed_dice) -> None:
         if game.phase == "roll":
             services.game_roll(user=mover, match_id=match_id, version=match.version)
             continue
-        turn = turn_state_of(match, game)
+        turn = match_state_of(match, game).turn_state()
         steps = choose_turn(turn.start_board, turn.side, turn.dice, turn.first_turn, turn.rules)
         for step in steps[len(game.steps) :]:
             match = services.game_step_play(

@@ -20,6 +20,7 @@ from websockets.asyncio.client import connect
 from games import services
 from games.models import Match
 from games.protocol import game_state
+from games.services.state_rows import match_state_of
 from tests.factories import make_user
 from tests.integration.test_processes import session_cookie_for
 
@@ -45,7 +46,7 @@ def _next_command(match_id: int) -> tuple[int, dict] | None:
     seat = game.seat_of_side(game.turn)
     if game.phase == "roll":
         return seat, {"type": "roll", "version": match.version}
-    legal = game_state(match, game, timezone.now())["legal_steps"]
+    legal = game_state(match_state_of(match, game), timezone.now())["legal_steps"]
     return seat, {"type": "step", "version": match.version, "step": legal[0]}
 
 

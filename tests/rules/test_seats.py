@@ -285,3 +285,22 @@ def test_a_whole_match_from_the_open_challenge_to_the_rematch_replays(seed) -> N
         log += events
     assert engine.replay(first, log) == state
     assert state.client_seeds == ("s0", "guest-seed")
+
+
+# --- Withdrawing a challenge ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("seat", "code"), [(1, "not_a_player"), (None, "not_a_player")])
+def test_only_the_creator_withdraws_a_challenge(seat, code) -> None:
+    with pytest.raises(MatchRuleError) as refused:
+        engine.cancel(open_state(), now=T0, seat=seat)
+    assert refused.value.code == code
+
+
+def test_the_creator_or_the_site_withdraws_an_open_challenge_only() -> None:
+    for seat in (0, "site"):
+        state, _ = engine.cancel(open_state(), now=T0, seat=seat)
+        assert state.status == "cancelled"
+        with pytest.raises(MatchRuleError) as refused:
+            engine.cancel(state, now=T0, seat=seat)
+        assert refused.value.code == "match_not_active"

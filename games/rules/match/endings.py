@@ -4,6 +4,7 @@ an abort, a withdrawn challenge. Each decides its one event and returns (new sta
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from .events import Cancelled, Event, MatchOver, apply_event
 from .operations import require_status
@@ -71,8 +72,13 @@ def abort_before_start(
     return apply_event(state, event), [event]
 
 
-def cancel(state: MatchState, *, now: datetime) -> tuple[MatchState, list[Event]]:
-    """An open challenge is withdrawn before anyone accepts it."""
+def cancel(
+    state: MatchState, *, now: datetime, seat: int | None | Literal["site"] = "site"
+) -> tuple[MatchState, list[Event]]:
+    """An open challenge is withdrawn before anyone accepts it: by its creator (``seat`` 0; any
+    other asker is refused), or by the site (the creator's other match started, a ban)."""
+    if seat != "site" and seat != 0:
+        raise MatchRuleError("not_a_player", "only the creator can cancel a challenge")
     require_status(state, "open", "match_not_active", "this challenge is no longer open")
     event = Cancelled(at=now)
     return apply_event(state, event), [event]
