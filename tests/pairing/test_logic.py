@@ -3,10 +3,6 @@ widens with the time waited, the 400-point confirmation, blocked pairs never pai
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,8 +15,7 @@ from pairing.logic import (
     pair_up,
     window,
 )
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.pure_modules import django_modules_loaded_by
 
 
 def ids(pairs) -> set[frozenset[int]]:
@@ -122,12 +117,7 @@ def test_every_pair_is_acceptable_and_every_player_is_in_at_most_one(players, bl
 
 @pytest.mark.integration  # starts a process
 def test_the_logic_needs_no_django():
-    loaded = subprocess.run(
-        [sys.executable, "-c", "import sys, pairing.logic; print(any(m.startswith('django')"
-         " for m in sys.modules))"],
-        capture_output=True, text=True, check=True, cwd=ROOT,
-    )  # fmt: skip
-    assert loaded.stdout.strip() == "False"
+    assert django_modules_loaded_by("pairing.logic") == []
 
 
 def test_pool_keys_are_one_spelling_of_known_values_and_never_change():
