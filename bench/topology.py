@@ -212,6 +212,7 @@ class Topology:
         for index in range(1, self.daphne_count + 1):
             self.start_daphne(index)
         self.start_worker()
+        self.start_analysis_worker()
         self.start_beat()
         self.start_nginx()
         for index in range(1, self.daphne_count + 1):
@@ -308,8 +309,21 @@ class Topology:
             "worker",
             [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING",
              "--concurrency", "2", "--without-gossip", "--without-mingle",
+             "--exclude-queues", f"{self.environment['CELERY_QUEUE']}.analysis",
              "--hostname", f"prod-{self.token}@%h"],
             {**self.environment, "NARDY_PROCESS": "worker"},
+        )  # fmt: skip
+
+    def start_analysis_worker(self) -> subprocess.Popen:
+        """The post-match analysis's worker (deploy/systemd/nardy-analysis.service): its own
+        queue, one process, nice 19."""
+        return self.children.start(
+            "analysis",
+            ["nice", "-n", "19", sys.executable, "-m", "celery", "-A", "config", "worker",
+             "--loglevel", "WARNING", "--concurrency", "1", "--without-gossip",
+             "--without-mingle", "--queues", f"{self.environment['CELERY_QUEUE']}.analysis",
+             "--hostname", f"prod-analysis-{self.token}@%h"],
+            {**self.environment, "NARDY_PROCESS": "analysis"},
         )  # fmt: skip
 
     def start_beat(self) -> subprocess.Popen:

@@ -43,9 +43,19 @@ def server_commands(*, port: int, beat: bool) -> dict[str, list[str]]:
             python, "-m", "daphne", "-b", os.environ.get("HOST", "127.0.0.1"), "-p", str(port),
             "web.asgi:application",
         ],
+        # Every queue but the analysis's (config/settings.py CELERY_ANALYSIS_QUEUE): that one has
+        # its own worker below, one process at the lowest CPU priority (ANALYSIS_WORKER_NICE,
+        # default 19), as in production.
         "worker": [
             python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
             "--without-gossip", "--without-mingle", "--hostname", f"worker-{port}@%h",
+            "--exclude-queues", analysis_queue(),
+        ],
+        "analysis": [
+            "nice", "-n", os.environ.get("ANALYSIS_WORKER_NICE", "19"),
+            python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
+            "--without-gossip", "--without-mingle", "--concurrency", "1",
+            "--hostname", f"analysis-{port}@%h", "--queues", analysis_queue(),
         ],
     }  # fmt: skip
     if beat:
@@ -55,6 +65,14 @@ def server_commands(*, port: int, beat: bool) -> dict[str, list[str]]:
             "--schedule", str(DATA_DIR / f"celerybeat-schedule-{port}"),
         ]  # fmt: skip
     return commands
+
+
+def analysis_queue() -> str:
+    """The analysis's Celery queue, named as config/settings.py names it (CELERY_ANALYSIS_QUEUE:
+    the default queue, CELERY_QUEUE or else REDIS_PREFIX, plus ".analysis"); the processes this
+    starts get the test run's derived names in those variables (tests/conftest.py)."""
+    default = os.environ.get("CELERY_QUEUE") or os.environ.get("REDIS_PREFIX", "nardy")
+    return f"{default}.analysis"
 
 
 def development_default() -> None:

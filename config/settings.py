@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "ratings",
     "chat",
     "calls",
+    "analysis",
     "moderation",
 ]
 
@@ -206,10 +207,19 @@ CELERY_TASK_DEFAULT_QUEUE = (
 # extends the default queue's, so each test run (config/launcher.py) and each test process
 # (per_test_worker) keeps its own.
 CELERY_BOT_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.bots"
-CELERY_TASK_QUEUES = [Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_BOT_QUEUE)]
+# Post-match analysis (analysis/) is CPU work of up to a couple of minutes a match: a queue of
+# its own whose worker runs at the lowest CPU priority (nice 19: deploy/systemd/
+# nardy-analysis.service, the launcher), so it never delays a deadline or a bot's move.
+CELERY_ANALYSIS_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.analysis"
+CELERY_TASK_QUEUES = [
+    Queue(CELERY_TASK_DEFAULT_QUEUE),
+    Queue(CELERY_BOT_QUEUE),
+    Queue(CELERY_ANALYSIS_QUEUE),
+]
 CELERY_TASK_ROUTES = {
     "games.bot_act": {"queue": CELERY_BOT_QUEUE},
     "games.nudge_bots": {"queue": CELERY_BOT_QUEUE},
+    "analysis.run": {"queue": CELERY_ANALYSIS_QUEUE},
 }
 CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:celery:"}
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_PREFIX}:celery:"}
@@ -289,6 +299,9 @@ POOL_GONE_SECONDS = float(os.environ.get("POOL_GONE_SECONDS", "6"))
 DIRECT_CHALLENGE_SECONDS = int(os.environ.get("DIRECT_CHALLENGE_SECONDS", "120"))
 # Private invite links a player may create per hour.
 PRIVATE_CHALLENGES_PER_HOUR = int(os.environ.get("PRIVATE_CHALLENGES_PER_HOUR", "20"))
+# New post-match analyses a user may ask for per hour (analysis/services.py); asking for one
+# already stored or queued is free.
+ANALYSIS_REQUESTS_PER_HOUR = int(os.environ.get("ANALYSIS_REQUESTS_PER_HOUR", "10"))
 # Chat: at most CHAT_MESSAGES_PER_WINDOW messages per user in any
 # CHAT_WINDOW_SECONDS, across all their tabs and matches (chat/services.py).
 CHAT_MESSAGES_PER_WINDOW = int(os.environ.get("CHAT_MESSAGES_PER_WINDOW", "5"))

@@ -3,9 +3,13 @@ fill these hooks in their `AppConfig.ready()` (config/hooks.py; README, "Archite
 what games announces to them.
 """
 
+import logging
+
 from django.dispatch import Signal
 
 from config.hooks import Hook
+
+log = logging.getLogger(__name__)
 
 # Sent after commit whenever a match starts (an accepted challenge, a pool pairing, a rematch, a
 # match against the computer: games/services/starts.py) with `match_id` and `player_ids` (the
@@ -23,3 +27,23 @@ match_page_chat = Hook("games.match_page_chat")
 # (match_id, viewer_id=...) -> a finished match's whole chat as the replay shows it, without the
 # messages of anyone the viewer blocks or is blocked by (chat.selectors.match_chat).
 replay_chat = Hook("games.replay_chat")
+
+# Sent after commit when a match ends finished (not aborted), with `match_id` and `rated`:
+# analysis queues a rated match's post-match analysis (analysis/hook_answers.py). Receivers run
+# outside the ending's transaction; one that raises is logged and the match has ended all the same.
+match_finished = Signal()
+
+
+def announce_match_finished(match_id: int, rated: bool) -> None:
+    """Send `match_finished` (after the ending's commit); a receiver that fails is logged."""
+    for receiver, answer in match_finished.send_robust(sender=None, match_id=match_id, rated=rated):
+        if isinstance(answer, Exception):
+            log.error(
+                "a match_finished receiver (%s) failed for match %s",
+                getattr(receiver, "__qualname__", receiver), match_id, exc_info=answer,
+            )  # fmt: skip
+
+
+# (match_id) -> a finished match's stored analysis for the JSON export, or None when it has none
+# yet (docs/protocol.md, "Post-match analysis and the match export").
+export_analysis = Hook("games.export_analysis")

@@ -12,6 +12,7 @@ from django.db.models import F, Q, QuerySet, Value
 from django.db.models.lookups import GreaterThan, LessThan
 from django.utils import timezone
 
+from games import hooks
 from games.models import Game, Match, MatchStatus, Turn
 from games.protocol import (
     MoveState,
@@ -404,4 +405,7 @@ def match_export(match: Match) -> dict[str, Any]:
             "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         },
         "games": games,
+        # The post-match analysis once stored, else null (docs/protocol.md, "Post-match analysis
+        # and the match export").
+        "analysis": hooks.export_analysis(match.pk),
     }

@@ -202,6 +202,9 @@ SITE_SETTINGS: dict[str, str] = {
     # The computer's pause between steps: a person's pace is not what is tested.
     "BOT_STEP_SECONDS": "0.02",
     "BOT_THINK_SECONDS": "0.05",
+    # The analysis worker's CPU priority (config/launcher.py): at nice 19 on a test machine
+    # loaded by other work it may wait minutes for a core; its own queue is what is tested.
+    "ANALYSIS_WORKER_NICE": "0",
 }
 
 

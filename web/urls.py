@@ -43,5 +43,6 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("moderation.urls")),
     path("", include("games.urls")),
+    path("", include("analysis.urls")),
     path("", include("ratings.urls")),
 ]

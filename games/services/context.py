@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import dice as dice_source
-from games import schedule
+from games import hooks, schedule
 from games.events import publish
 from games.models import Game, Match, MatchStatus, Turn
 from games.protocol import event_detail, game_state, match_section, step_to_wire
@@ -258,6 +258,8 @@ class Locked:
             # It ended in this command (not aborted), its games written: into both players'
             # records, in this transaction (once, whoever calls: ratings/counts.py).
             record_count_match(match=match)
+            match_id, rated = match.pk, match.rated
+            transaction.on_commit(lambda: hooks.announce_match_finished(match_id, rated))
         self.records_changed = False
         for row in (match, self.game):
             if row is not None:

@@ -305,10 +305,16 @@ def test_rematch_offer_accept_and_decline(active_match, players, fixed_dice):
     assert rematch.games.get().white_seat == 1
 
 
-def play_to_the_end(match_id: int, players, fixed_dice) -> None:
-    """Both players play the server's own chosen turn until the match ends (random dice)."""
+def play_to_the_end(match_id: int, players, fixed_dice, choose=None) -> None:
+    """Both players play the server's own chosen turn (or `choose(mover, turn)`'s steps) until the
+    match ends (random dice)."""
     from games.rules import choose_turn
     from games.services.state_rows import match_state_of
+
+    if choose is None:
+
+        def choose(mover, turn):
+            return choose_turn(turn.start_board, turn.side, turn.dice, turn.first_turn, turn.rules)
 
     users = {user.pk: user for user in players}
     for _ in range(2000):
@@ -320,8 +326,7 @@ def play_to_the_end(match_id: int, players, fixed_dice) -> None:
         if game.phase == "roll":
             services.game_roll(user=mover, match_id=match_id, version=match.version)
             continue
-        turn = match_state_of(match, game).turn_state()
-        steps = choose_turn(turn.start_board, turn.side, turn.dice, turn.first_turn, turn.rules)
+        steps = choose(mover, match_state_of(match, game).turn_state())
         for step in steps[len(game.steps) :]:
             match = services.game_step_play(
                 user=mover, match_id=match_id, version=match.version, step=step
