@@ -13,7 +13,6 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from games import schedule
 from games.models import Match, MatchStatus
@@ -22,7 +21,6 @@ from games.services.context import locked
 from games.services.lifecycle import match_create
 from moderation.eligibility import refuse_direct_challenge
 from ratings.selectors import ratings_of
-from realtime.errors import CommandError
 from realtime.groups import notify_user
 
 
@@ -65,11 +63,7 @@ def challenge_decline(*, user, match_id: int) -> Match:
     with transaction.atomic():
         context = locked(match_id)
         match = context.match
-        if match.invited_id != user.pk:
-            raise CommandError("not_invited", _("This challenge is for another player."))
-        if match.status != MatchStatus.OPEN:
-            raise CommandError("match_not_active", _("This challenge is no longer open."))
-        context.run(lambda state: engine.cancel(state, now=context.now))
+        context.run(lambda state: engine.decline_challenge(state, user=user.pk, now=context.now))
         context.save()
         notify_user(
             match.creator_id,

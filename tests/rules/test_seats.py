@@ -304,3 +304,18 @@ def test_the_creator_or_the_site_withdraws_an_open_challenge_only() -> None:
         with pytest.raises(MatchRuleError) as refused:
             engine.cancel(state, now=T0, seat=seat)
         assert refused.value.code == "match_not_active"
+
+
+def test_only_the_challenged_player_declines_a_direct_challenge() -> None:
+    direct = open_state(invited=GUEST)
+    with pytest.raises(MatchRuleError) as stranger:
+        engine.decline_challenge(direct, user=OTHER, now=T0)
+    assert stranger.value.code == "not_invited"
+    with pytest.raises(MatchRuleError) as public:
+        engine.decline_challenge(open_state(), user=GUEST, now=T0)
+    assert public.value.code == "not_invited"
+    declined, events = engine.decline_challenge(direct, user=GUEST, now=T0)
+    assert declined.status == "cancelled" and engine.replay(direct, events) == declined
+    with pytest.raises(MatchRuleError) as again:
+        engine.decline_challenge(declined, user=GUEST, now=T0)
+    assert again.value.code == "match_not_active"

@@ -3,14 +3,14 @@ and "Platform rules").
 
 ``MatchState`` is a frozen value. Every operation a match has (``begin``, ``roll``, ``step``,
 ``undo``, ``timeout``, ``resign``, ``claim_abandoned``, ``ban``, ``abort``, ``cancel``, the
-cube's ``double``, ``take``, ``drop``, and the seats' ``accept``, ``set_client_seed``,
-``offer_rematch``, ``decline_rematch``, ``accept_rematch``) takes the state, the dice it may
-need and "now", and returns ``(new state, events)``. Nothing here reads a clock, rolls a die or
-draws a seed: seeds and the time a player has been away come in as data, dice from a function of
-(game number, roll number), the engine numbering each game's rolls from 1 (the opening roll may
-need several after ties, an automatic roll one more, a dropped double the next game's opening
-roll), and every roll drawn is recorded in an event with its number (games/fairness recomputes
-them).
+cube's ``double``, ``take``, ``drop``, and the seats' ``accept``, ``decline_challenge``,
+``set_client_seed``, ``offer_rematch``, ``decline_rematch``, ``accept_rematch``) takes the
+state, the dice it may need and "now", and returns ``(new state, events)``. Nothing here reads a
+clock, rolls a die or draws a seed: seeds and the time a player has been away come in as data,
+dice from a function of (game number, roll number), the engine numbering each game's rolls from 1
+(the opening roll may need several after ties, an automatic roll one more, a dropped double the
+next game's opening roll), and every roll drawn is recorded in an event with its number
+(games/fairness recomputes them).
 
 Each operation only *decides* which events happen; ``apply_event`` is the one function that
 changes a state, so replaying a match's events from its first state gives its final state
@@ -50,6 +50,7 @@ from .seat_events import ClientSeedSet, RematchAccepted, RematchDeclined, Rematc
 from .seats import (
     accept,
     accept_rematch,
+    decline_challenge,
     decline_rematch,
     offer_rematch,
     rating_in_range,
@@ -86,6 +87,7 @@ __all__ = [
     "Seated",
     "accept",
     "accept_rematch",
+    "decline_challenge",
     "decline_rematch",
     "offer_rematch",
     "rating_in_range",

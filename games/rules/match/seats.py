@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .events import Event, apply_event
+from .events import Cancelled, Event, apply_event
 from .operations import require_status
 from .seat_events import ClientSeedSet, RematchAccepted, RematchDeclined, RematchOffered, Seated
 from .state import (
@@ -56,6 +56,17 @@ def accept(
     need both seeds, so the site writes the seat before it draws)."""
     _refuse_candidate(state, candidate, now)
     event = Seated(player=candidate.user, client_seed=candidate.client_seed)
+    return apply_event(state, event), [event]
+
+
+def decline_challenge(
+    state: MatchState, *, user: int, now: datetime
+) -> tuple[MatchState, list[Event]]:
+    """The challenged player (``user``) says no to a direct challenge: it is withdrawn."""
+    if state.challenge.invited != user:
+        raise MatchRuleError("not_invited", "this challenge is for another player")
+    require_status(state, "open", "match_not_active", "this challenge is no longer open")
+    event = Cancelled(at=now)
     return apply_event(state, event), [event]
 
 
