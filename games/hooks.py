@@ -44,6 +44,10 @@ def announce_match_finished(match_id: int, rated: bool) -> None:
             )  # fmt: skip
 
 
+# (match, request) -> the replay page's analysis panel, rendered by analysis (safe HTML): the
+# button, live progress, marks, best moves, the graph and totals (analysis.selectors).
+replay_analysis = Hook("games.replay_analysis")
+
 # (match_id) -> a finished match's stored analysis for the JSON export, or None when it has none
 # yet (docs/protocol.md, "Post-match analysis and the match export").
 export_analysis = Hook("games.export_analysis")

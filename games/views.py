@@ -273,6 +273,7 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
             "match": match,
             "json_url": json_url,
             "chat": hooks.replay_chat(match.pk, viewer_id=viewer_id),  # chat's
+            "analysis": hooks.replay_analysis(match, request),  # analysis's
             "fairness": fairness_state(match),
         },
     )

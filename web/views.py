@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.forms import PreferencesForm
 from accounts.models import User
+from analysis.selectors import player_performance
 from config.health import cached_checks
 from games.models import RuleSetName
 from games.rules import ruleset
@@ -93,6 +94,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "blocking": viewer.pk in blockers,
             "can_report": signed_in and can_report(viewer),
             "may_challenge": signed_in and may_challenge(viewer, player, blocked=bool(blockers)),
+            "performance": player_performance(player),  # analysis's average PR and trend
         },
     )
 

@@ -208,6 +208,8 @@ export class ReplayApp {
     dis("replay-last", this.k === n);
     const flip = this.$("flip-button");
     if (flip) flip.setAttribute("aria-pressed", String(this.flipped));
+    // Other parts of the page (the analysis panel, static/js/analysis.js) follow the turn shown.
+    root.dispatchEvent(new CustomEvent("replay:render", { detail: { gi: this.gi, k: this.k, orientation } }));
   }
 }
 
@@ -226,6 +228,7 @@ export async function start(root = document.getElementById("replay-app")) {
     }
     window.replayApp = app;
     root.dataset.ready = "1";
+    root.dispatchEvent(new CustomEvent("replay:ready", { detail: { app } }));
     return app;
   } catch (e) {
     const status = root.querySelector("#status");

@@ -80,7 +80,7 @@ def test_a_rated_match_is_queued_when_it_ends_and_analysed_once(finished_match):
     assert analysis_request(user=weak, match_id=match.pk).status == AnalysisStatus.DONE
 
 
-def test_the_export_and_the_state_show_it(finished_match, client):
+def test_the_export_the_state_and_the_profile_show_it(finished_match, client):
     match, strong, weak = finished_match
     export_url = reverse("match_export", kwargs={"match_id": match.pk})
     assert client.get(export_url).json()["analysis"] is None
@@ -94,6 +94,14 @@ def test_the_export_and_the_state_show_it(finished_match, client):
     assert exported["thresholds"] == {"blunder": 0.16, "mistake": 0.08, "doubtful": 0.04}
     state = client.get(state_url).json()
     assert state["status"] == "done" and state["percent"] == 100
+    replay = client.get(reverse("match_replay", kwargs={"match_id": match.pk})).content.decode()
+    assert 'id="analysis"' in replay and "js/analysis.js" in replay
+    client.force_login(weak)  # signed in: the panel's form carries the CSRF token
+    replay = client.get(reverse("match_replay", kwargs={"match_id": match.pk})).content.decode()
+    assert 'id="analysis-form"' in replay and "csrfmiddlewaretoken" in replay
+    profile = client.get(reverse("profile", kwargs={"username": weak.username})).content.decode()
+    pr = MatchAnalysis.objects.get(match=match).pr_opponent
+    assert 'id="performance-rating"' in profile and f"{pr:.1f}" in profile
 
 
 def _finished_empty_match(creator, opponent) -> Match:
