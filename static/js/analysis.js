@@ -236,10 +236,12 @@ export function start() {
   if (!root || !replayRoot) return null;
   const panel = new AnalysisPanel(root, replayRoot);
   const app = window.replayApp;
-  if (app) panel.view = { gi: app.gi, k: app.k, orientation: app.flipped ? "b" : "w" };
+  // The replay is drawn from the viewer's side (replay.js `orientation`), turned by Flip.
+  const sideOf = (replay) => (replay.game() ? replay.orientation(replay.game()) : "w");
+  if (app) panel.view = { gi: app.gi, k: app.k, orientation: sideOf(app) };
   replayRoot.addEventListener("replay:ready", () => {
     const ready = window.replayApp;
-    panel.view = { gi: ready.gi, k: ready.k, orientation: ready.flipped ? "b" : "w" };
+    panel.view = { gi: ready.gi, k: ready.k, orientation: sideOf(ready) };
     if (panel.result) panel.showResult(panel.result);
   });
   return panel;

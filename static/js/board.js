@@ -4,40 +4,31 @@
 import {
   FIELD_BOTTOM, GEOMETRY, MID_Y, checkerCenter, columnX, cursorStep, describePoint, layoutIndex,
 } from "./board_geometry.js";
-import { borneOff, diceFaces, otherSide, ownPointToIndex } from "./points.js";
+import { borneOff, otherSide, ownPointToIndex } from "./points.js";
+import { FlightRunner } from "./board_flight.js";
+import { drawDice, el } from "./board_svg.js";
 
 export * from "./board_geometry.js";
 export * from "./points.js";
 export * from "./notation.js";
 export { readStrings } from "./strings.js";
-
-export const SVG_NS = "http://www.w3.org/2000/svg";
+export { SVG_NS, fillPlayerBars } from "./board_svg.js";
 
 const G = GEOMETRY;
 
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG_NS, name);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== null && v !== undefined) node.setAttribute(k, String(v));
+/**
+ * The points a turn's moves left and reached, net of the points a checker only passed through
+ * (24/18/13 marks 24 and 13): Map key -> "from" | "to".
+ */
+export function lastMarks(moves) {
+  const net = new Map();
+  for (const mv of moves || []) {
+    net.set(mv.from, (net.get(mv.from) || 0) - 1);
+    net.set(mv.to, (net.get(mv.to) || 0) + 1);
   }
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-const PIPS = {
-  1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
-  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
-  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
-};
-
-function drawDie(parent, cx, cy, size, value, used) {
-  const g = el("g", { class: `die${used ? " used" : ""}`, "data-die": value }, parent);
-  el("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: size * 0.18, class: "die-face" }, g);
-  const step = size * 0.26;
-  for (const [dx, dy] of PIPS[value] || []) {
-    el("circle", { cx: cx + dx * step, cy: cy + dy * step, r: size * 0.09, class: "die-pip" }, g);
-  }
-  return g;
+  const marks = new Map();
+  for (const [key, n] of net) if (n) marks.set(key, n > 0 ? "to" : "from");
+  return marks;
 }
 
 /**
@@ -47,10 +38,13 @@ function drawDie(parent, cx, cy, size, value, used) {
  *   board: [24 ints], orientation: "w"|"b" (viewer's side),
  *   legal: [{from: index, to: index|"off"}] (moves the viewer may start now; empty = not interactive),
  *   dice, diceLeft, diceNear: bool (dice drawn in the viewer's half),
- *   lastMove: [{from: index, to: index|"off"}] (optional marks),
+ *   diceLast: bool (the dice are the turn just played, kept until the next roll),
+ *   lastMove: [{from: index, to: index|"off"}] (the last turn's steps: its from and to points marked),
+ *   lastSide: "w"|"b" (whose steps they are: the tray a checker went off to),
  *   disabled: bool (a step is in flight: ignore input)
  * }
  * options.onMove(from, to) is called when the viewer picks a source and a destination.
+ * fly(flights) then moves checkers of the state just rendered along their paths (board_flight.js).
  */
 export class BoardView {
   constructor(container, { onMove = () => {}, label = "Board", describe = describePoint, colours = { w: "white", b: "black" } } = {}) {
@@ -63,6 +57,7 @@ export class BoardView {
     this.cursor = null; // the keyboard's point (a board key)
     this.drag = null;
     this.suppressClick = false;
+    this.flights = new FlightRunner({ redraw: () => this._redrawKeepingFocus() });
     this.svg = el("svg", {
       viewBox: `0 0 ${G.width} ${G.height}`, class: "board-svg", role: "group", "aria-label": label,
       preserveAspectRatio: "xMidYMid meet",
@@ -104,6 +99,19 @@ export class BoardView {
     if (focused) this._focusCursor(); // the redrawn board keeps the keyboard where it was
   }
 
+  /** Move checkers of the state just rendered from where they were: [{side, from, to}]. */
+  fly(flights) {
+    if (this.model) this.flights.fly(flights, this.model.board, this.model.orientation || "w");
+  }
+
+  /** Draw again (a checker took off or landed); the keyboard stays on its point. */
+  _redrawKeepingFocus() {
+    if (!this.model) return;
+    const focused = this.svg.contains(this.svg.ownerDocument.activeElement);
+    this._draw(this._legalMap());
+    if (focused) this._focusCursor();
+  }
+
   clearSelection() {
     this.selected = null;
     if (this.model) this._draw(this._legalMap());
@@ -117,6 +125,8 @@ export class BoardView {
     const interactive = legal.size > 0 && !m.disabled;
     svg.classList.toggle("interactive", interactive);
     svg.classList.toggle("flipped-view", orientation === "b");
+    svg.dataset.flying = "";
+    const board = this.flights.shown(m.board);
     const dests = this.selected !== null ? legal.get(this.selected) || [] : [];
 
     el("rect", { x: 0, y: 0, width: G.width, height: G.height, rx: 10, class: "board-frame" }, svg);
@@ -124,17 +134,13 @@ export class BoardView {
     el("rect", { x: G.fieldLeft + 6 * G.pointWidth + G.barWidth, y: G.fieldTop, width: 6 * G.pointWidth, height: FIELD_BOTTOM - G.fieldTop, class: "board-field" }, svg);
     el("rect", { x: G.fieldLeft + 6 * G.pointWidth, y: G.fieldTop, width: G.barWidth, height: FIELD_BOTTOM - G.fieldTop, class: "board-bar" }, svg);
 
-    const marks = new Set();
-    for (const mv of m.lastMove || []) {
-      marks.add(mv.from);
-      marks.add(mv.to);
-    }
+    const marks = lastMarks(m.lastMove);
 
     // Points, with their checkers.
     for (let index = 0; index < 24; index++) {
       const lay = layoutIndex(orientation, index);
       const top = lay.row === "top";
-      const here = m.board[index];
+      const here = board[index];
       const g = el("g", {
         class: "pt", "data-point": lay.point, "data-index": index, role: "button",
         tabindex: this._cursorKey(legal) === index ? 0 : -1,
@@ -146,7 +152,10 @@ export class BoardView {
       if (legal.has(index)) g.classList.add("legal-source");
       if (this.selected === index) g.classList.add("selected");
       if (dests.includes(index)) g.classList.add("legal-destination");
-      if (marks.has(index)) g.classList.add("last-move");
+      if (marks.has(index)) {
+        g.classList.add("last-move");
+        g.dataset.last = marks.get(index);
+      }
       const x0 = lay.x - G.pointWidth / 2;
       const baseY = top ? G.fieldTop : FIELD_BOTTOM;
       const tipY = top ? G.fieldTop + G.pointHeight * 0.92 : FIELD_BOTTOM - G.pointHeight * 0.92;
@@ -159,7 +168,7 @@ export class BoardView {
         x: lay.x, y: top ? G.fieldTop - 6 : FIELD_BOTTOM + 15, class: "pt-num", "text-anchor": "middle",
       }, g).textContent = String(lay.point);
 
-      const v = m.board[index];
+      const v = board[index];
       const count = Math.abs(v);
       const color = v > 0 ? "w" : "b";
       const shown = Math.min(count, G.maxStack);
@@ -180,6 +189,14 @@ export class BoardView {
         const c = checkerCenter(lay.point, Math.min(count, G.maxStack - 1));
         el("circle", { cx: c.x, cy: c.y, r: G.radius * 0.55, class: "dest-marker" }, g);
       }
+      if (marks.get(index) === "from") {
+        // The place the last turn's checker left: an outline where it stood.
+        const c = checkerCenter(lay.point, Math.min(count, G.maxStack - 1));
+        el("circle", { cx: c.x, cy: c.y, r: G.radius - 3, class: "last-from-mark" }, g);
+      } else if (marks.get(index) === "to" && shown) {
+        const c = checkerCenter(lay.point, shown - 1);
+        el("circle", { cx: c.x, cy: c.y, r: G.radius + 1, class: "last-to-mark" }, g);
+      }
     }
 
     // Trays: the opponent's on top, the viewer's at the bottom.
@@ -194,14 +211,14 @@ export class BoardView {
         attrs.role = "button";
         attrs.tabindex = this._cursorKey(legal) === "off" ? 0 : -1;
         attrs["aria-label"] = this.describe({
-          tray: true, count: borneOff(m.board, side), colour: this.colours[side], destination: dests.includes("off"),
+          tray: true, count: borneOff(board, side), colour: this.colours[side], destination: dests.includes("off"),
         });
       }
       const g = el("g", attrs, svg);
       if (which === "near" && dests.includes("off")) g.classList.add("legal-destination");
-      if (which === "near" && marks.has("off")) g.classList.add("last-move");
+      if (marks.has("off") && side === (m.lastSide || orientation)) g.classList.add("last-move");
       el("rect", { x: G.trayLeft, y: y0, width: G.trayWidth, height: trayH, rx: 4, class: "tray-bg" }, g);
-      const off = borneOff(m.board, side);
+      const off = borneOff(board, side);
       const slab = Math.min(11, (trayH - 28) / 15);
       for (let k = 0; k < off; k++) {
         const y = which === "near" ? FIELD_BOTTOM - 4 - (k + 1) * slab : G.fieldTop + 4 + k * slab;
@@ -216,20 +233,9 @@ export class BoardView {
       }
     }
 
-    // Dice: in the half of the side to move.
-    const faces = diceFaces(m.dice, m.diceLeft);
-    if (faces.length) {
-      const size = faces.length === 4 ? 28 : 38;
-      const gap = 8;
-      const total = faces.length * size + (faces.length - 1) * gap;
-      const halfCenter = m.diceNear === false
-        ? G.fieldLeft + 3 * G.pointWidth
-        : G.fieldLeft + 6 * G.pointWidth + G.barWidth + 3 * G.pointWidth;
-      const g = el("g", { class: "dice" }, svg);
-      faces.forEach((f, i) => {
-        drawDie(g, halfCenter - total / 2 + size / 2 + i * (size + gap), MID_Y, size, f.value, f.used);
-      });
-    }
+    // Dice: in the half of the side to move (or of the side that just moved, until the next roll).
+    drawDice(svg, { dice: m.dice, diceLeft: m.diceLeft, near: m.diceNear, last: !!m.diceLast });
+    this.flights.attach(svg);
   }
 
   /** The point the keyboard is on: kept while it exists, else the first that can move. */
@@ -250,6 +256,7 @@ export class BoardView {
   /** Keyboard play: arrows move along the board, Enter or Space picks, Escape lets go. */
   _onKey(e) {
     if (!this.model) return;
+    this.flights.skip(); // a key lands the checkers in the air: the board is the state now
     const orientation = this.model.orientation || "w";
     if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key)) {
       this.cursor = cursorStep(orientation, this._cursorKey(this._legalMap()), e.key);
@@ -314,6 +321,7 @@ export class BoardView {
   }
 
   _onPointerDown(e) {
+    this.flights.skip(); // a touch lands the checkers in the air
     if (!this.model || this.model.disabled || (e.pointerType === "mouse" && e.button !== 0)) return;
     const key = this._keyOf(e.target);
     if (key === undefined || key === "off" || !this._legalMap().has(key)) return;
@@ -373,26 +381,5 @@ export class BoardView {
     if (d && d.ghost) d.ghost.remove();
     if (d && d.active && redraw && this.model) this._draw(this._legalMap());
     if (redraw) this._renderDeferred();
-  }
-}
-
-/**
- * The two player bars around the board (#player-bottom: the viewer's side, #player-top), emptied
- * and refilled: fill(side, add, box) with add(cssClass, text) appending a <span>.
- */
-export function fillPlayerBars(root, orientation, fill) {
-  for (const [id, side] of [["player-bottom", orientation], ["player-top", otherSide(orientation)]]) {
-    const box = root.querySelector(`#${id}`);
-    if (!box) continue;
-    box.innerHTML = "";
-    box.dataset.side = side;
-    const add = (cls, text) => {
-      const span = document.createElement("span");
-      span.className = cls;
-      if (text !== undefined) span.textContent = text;
-      box.appendChild(span);
-      return span;
-    };
-    fill(side, add, box);
   }
 }

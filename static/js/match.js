@@ -157,6 +157,7 @@ export class MatchApp {
       pending: this.session.pending,
       connection: this.session.connection,
       flipped: this.flipped,
+      flights: this.session.takeFlights(),
     });
     this.alerts.showTurn(this.model.isMyTurn());
     this.tick();

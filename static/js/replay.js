@@ -27,6 +27,7 @@ export class ReplayApp {
     this.gi = 0;
     this.k = 0;
     this.flipped = false;
+    this.viewer = root.dataset.viewer || ""; // drawn from this player's side (Rules page)
     this.$ = (id) => root.querySelector(`#${id}`);
     this.boardView = new BoardView(this.$("board"), { label: root.dataset.boardLabel || "Board" });
     this.bind();
@@ -41,10 +42,19 @@ export class ReplayApp {
   go(gi, k) {
     const games = this.data.games;
     if (!games.length) return;
-    this.gi = Math.max(0, Math.min(games.length - 1, gi));
-    const n = games[this.gi].turns.length;
-    this.k = Math.max(0, Math.min(n, k));
+    const next = Math.max(0, Math.min(games.length - 1, gi));
+    const n = games[next].turns.length;
+    const target = Math.max(0, Math.min(n, k));
+    // One turn forward: its checkers fly along their paths, as on the match page.
+    const forward = next === this.gi && target === this.k + 1;
+    this.gi = next;
+    this.k = target;
     this.render();
+    // Not while the analysis shows the best turn on the board instead (analysis.js).
+    if (forward && this.boardView.model && this.boardView.model.board === this.drawnBoard) {
+      const turn = games[next].turns[target - 1];
+      this.boardView.fly(stepsToMoves(turn.side, turn.steps).map((m) => ({ ...m, side: turn.side })));
+    }
   }
 
   forward() {
@@ -108,6 +118,12 @@ export class ReplayApp {
     });
   }
 
+  /** The viewer's side in game `g` (the starter plays White), else White; turned by Flip. */
+  orientation(g) {
+    const own = this.viewer && g.black === this.viewer ? "b" : "w";
+    return this.flipped ? (own === "w" ? "b" : "w") : own;
+  }
+
   openingText(o) {
     return formatOpening(o, this.t);
   }
@@ -136,16 +152,18 @@ export class ReplayApp {
     root.dataset.turn = String(this.k);
     const sel = this.$("replay-game");
     if (sel) sel.value = String(this.gi);
-    const orientation = this.flipped ? "b" : "w";
+    const orientation = this.orientation(g);
     const turn = this.k > 0 ? g.turns[this.k - 1] : null;
     const board = turn ? turn.board_after : g.start_board;
     const lastMove = turn ? stepsToMoves(turn.side, turn.steps) : [];
+    this.drawnBoard = board;
     this.boardView.render({
       board, orientation, legal: [],
       dice: turn ? turn.dice : null,
       diceLeft: turn ? diceToPlay(turn.dice) : [],
       diceNear: turn ? turn.side === orientation : true,
       lastMove,
+      lastSide: turn ? turn.side : null,
     });
     // Players.
     fillPlayerBars(root, orientation, (side, mk, box) => {

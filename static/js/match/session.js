@@ -3,6 +3,7 @@
 // (draw, notice, navigate), so Node's tests run a whole exchange against a fake server.
 import { MatchSocket } from "./socket.js";
 import { MatchModel } from "./state.js";
+import { flightsOfEvent } from "../board_motion.js";
 import { eventNotice, ratingChangeLines } from "./strings.js";
 
 /**
@@ -19,6 +20,8 @@ export class MatchSession {
     this.model = new MatchModel();
     this.connection = "connecting";
     this.queue = []; // the rest of a combined move, sent one step per confirmed event
+    this.ownSteps = []; // steps this page sent and drew at once: their events fly nothing
+    this.flights = []; // checkers to fly in the next drawing (board_flight.js)
     this.socket = new MatchSocket({
       url,
       WebSocketImpl,
@@ -68,6 +71,7 @@ export class MatchSession {
 
   onEvent(msg) {
     const before = this.model.applyEvent(msg);
+    this.noteFlights(msg);
     this.continueCombined(msg);
     this.on.draw();
     if (this.on.alert) this.on.alert(msg, before, this.model.confirmed);
@@ -85,11 +89,33 @@ export class MatchSession {
     if (msg.kind === "match_over" && this.model.mySide && this.model.mySide()) this.socket.resync();
   }
 
+  /**
+   * The checkers an event moves that this page did not draw already: an opponent's step, a step
+   * the server played, an undo. The viewer's own steps were drawn when sent.
+   */
+  noteFlights(msg) {
+    const flights = flightsOfEvent(msg, this.model.mySide(), this.ownSteps);
+    const d = msg.detail || {};
+    if (msg.kind === "step" && !flights.length && Array.isArray(d.step)) {
+      const at = this.ownSteps.findIndex((s) => s.join() === d.step.join());
+      if (at >= 0) this.ownSteps.splice(at, 1);
+    }
+    this.flights = this.flights.concat(flights);
+  }
+
+  /** The flights not yet drawn (the page takes them once). */
+  takeFlights() {
+    const flights = this.flights;
+    this.flights = [];
+    return flights;
+  }
+
   onAnswered(pending, error) {
     // A refused step is taken back (with the rest of its combined move); an accepted one stays
     // drawn until its event confirms it.
     if (error && pending.type === "step") {
       this.queue = [];
+      this.ownSteps = [];
       this.model.revert();
     }
     this.on.draw();
@@ -135,6 +161,7 @@ export class MatchSession {
     if (this.socket.pending || !steps.length || !this.model.isLegalNow(steps[0])) return false;
     if (!this.socket.versioned("step", { step: steps[0] })) return false;
     this.queue = steps.slice(1);
+    this.ownSteps = this.ownSteps.concat(steps).slice(-8);
     this.model.applyOptimisticPath(steps);
     this.on.draw();
     return true;

@@ -2,7 +2,7 @@
 // the confirmed state, or it with the viewer's step applied before the server answers). Pure data,
 // no DOM. The rules are the server's: the steps offered are its `legal_steps`, and an optimistic
 // step only moves one checker from the step's source to its destination (protocol.md "step").
-import { ownPointToIndex, keyToOwnPoint, sideSign } from "../points.js";
+import { ownPointToIndex, keyToOwnPoint, sideSign, stepsToMoves } from "../points.js";
 import { boardMoves, isLegalStep, movesBetween } from "./combined.js";
 
 function clone(x) {
@@ -106,6 +106,31 @@ export class MatchModel {
 
   phaseIs(phase) {
     return !!(this.view && this.view.game && this.view.game.phase === phase);
+  }
+
+  /**
+   * What the board shows of the turns: until the next roll, the dice of the turn just played (in
+   * its player's half) and its from and to points; after the roll the new dice, and the turn
+   * just played stays marked until the mover's first step. {dice, diceLeft, diceLast, side,
+   * moves, movesSide}; `side` is the dice's owner, `moves` board moves {from, to}.
+   */
+  turnShown() {
+    const v = this.view;
+    const g = v && v.game;
+    if (!g) return { dice: null, diceLeft: [], diceLast: false, side: null, moves: [], movesSide: null };
+    const log = v.moves || [];
+    const last = log.length ? log[log.length - 1] : null;
+    const lastMoves = last ? stepsToMoves(last.side, last.steps) : [];
+    const steps = g.steps || [];
+    if (g.phase === "roll" || !g.dice) {
+      if (!last || !last.dice || !last.dice.length) return { dice: null, diceLeft: [], diceLast: false, side: g.turn, moves: [], movesSide: null };
+      return { dice: last.dice, diceLeft: [], diceLast: true, side: last.side, moves: lastMoves, movesSide: last.side };
+    }
+    const own = steps.length > 0 || !last;
+    return {
+      dice: g.dice, diceLeft: g.dice_left || [], diceLast: false, side: g.turn,
+      moves: own ? stepsToMoves(g.turn, steps) : lastMoves, movesSide: own ? g.turn : last.side,
+    };
   }
 
   /** Whether a double awaits an answer (protocol.md `game.cube`). */

@@ -3,7 +3,7 @@
 import { BoardView, fillPlayerBars } from "../board.js";
 import { optionLabel } from "./combined.js";
 import { moveListItem, moveWords, formatOpening, formatTurn } from "../notation.js";
-import { pipCount, stepsToMoves } from "../points.js";
+import { pipCount } from "../points.js";
 import { clockFaces, formatMs, showClocks } from "./clocks.js";
 import { buttonStates, showButtons } from "./controls.js";
 import { ratingText } from "../strings.js";
@@ -150,16 +150,20 @@ export class MatchView {
     root.classList.toggle("is-spectator", model.mySeat() === null);
     root.classList.toggle("my-turn", model.isMyTurn());
     this.renderStatus(model, ui);
+    const shown = model.turnShown();
     this.board.render({
       board: g ? g.board : EMPTY_BOARD,
       orientation: ui.orientation,
       legal: ui.pending ? [] : model.legalMoves(),
-      dice: g && g.phase !== "roll" ? g.dice : null,
-      diceLeft: g ? g.dice_left : [],
-      diceNear: g ? g.turn === ui.orientation : true,
-      lastMove: g ? stepsToMoves(g.turn, g.steps) : [],
+      dice: shown.dice,
+      diceLeft: shown.diceLeft,
+      diceLast: shown.diceLast,
+      diceNear: shown.side ? shown.side === ui.orientation : true,
+      lastMove: shown.moves,
+      lastSide: shown.movesSide,
       disabled: !!ui.pending,
     });
+    if (ui.flights && ui.flights.length) this.board.fly(ui.flights);
     this.renderPlayers(model, ui);
     const live = ui.connection === "open";
     showButtons(root, buttonStates(model, this.t, { pending: !!ui.pending, live, flipped: ui.flipped }));
