@@ -21,6 +21,10 @@ match_started = Signal()
 # (user or None) -> the Play page's quick-pairing card (pairing.selectors.play_page_pairing).
 play_page_pairing = Hook("games.play_page_pairing")
 
+# (match) -> the quick-pairing pool a match was paired from, as its key ("" for any other match):
+# the end of the match offers a new opponent from the same pool (pairing.selectors.match_pool_key).
+match_pool_key = Hook("games.match_pool_key")
+
 # () -> what the match page's chat box needs: {"quick_phrases": ..., "chat_max_length": ...}.
 match_page_chat = Hook("games.match_page_chat")
 

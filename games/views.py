@@ -141,6 +141,10 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     viewer_id = request.user.pk if request.user.is_authenticated else None
     seat = match.seat_of(viewer_id)
     opponent = None if seat is None else (match.opponent if seat == 0 else match.creator)
+    # Against the computer there is nobody to chat with or report (README, "Playing the computer").
+    vs_bot = any(player is not None and player.is_bot for player in (match.creator, match.opponent))
+    # Asked before the end too: the page stays open when the match ends (the end panel shows it).
+    pool_key = hooks.match_pool_key(match) if seat is not None else ""
     return render(
         request,
         "games/match.html",
@@ -156,6 +160,11 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "rule_set_choices": RuleSetName.choices,
             **hooks.match_page_chat(),  # chat's: quick phrases, the longest message
             "opponent": opponent,  # a player reports the opponent from here
+            "vs_bot": vs_bot,
+            # The end of a paired match: a new opponent from the same pool (pairing's).
+            "new_opponent_url": (
+                f"{reverse('play')}?pool={pool_key}#quick-pairing" if pool_key else ""
+            ),
             "fairness": fairness_state(match),
             "export_url": reverse("match_export", kwargs={"match_id": match.pk}),
             "can_replace_seed": is_creator and match.status == MatchStatus.OPEN,

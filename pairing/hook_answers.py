@@ -4,7 +4,7 @@ filled at start-up by `PairingConfig.ready()` (README, "Architecture")."""
 from accounts.models import User
 from games import hooks as games_hooks
 from moderation import hooks as moderation_hooks
-from pairing.selectors import play_page_pairing
+from pairing.selectors import match_pool_key, play_page_pairing
 from pairing.services import pool_leave
 
 
@@ -22,6 +22,7 @@ def leave_pools_when_a_match_starts(sender, *, player_ids, **kwargs) -> None:  #
 
 def connect() -> None:
     games_hooks.play_page_pairing.fill(play_page_pairing)
+    games_hooks.match_pool_key.fill(match_pool_key)
     moderation_hooks.user_banned.connect(leave_pools_when_banned, dispatch_uid="pairing.leave")
     games_hooks.match_started.connect(
         leave_pools_when_a_match_starts, dispatch_uid="pairing.match_started"

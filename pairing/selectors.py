@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.forms import MatchCreateForm
 from games.models import Match
-from pairing.models import PoolEntry
+from pairing.models import PairedWait, PoolEntry
 from pairing.pools import TILES, Pool
 
 # A player who aborted ABORTS_TO_WARN of their last RECENT_MATCHES started matches is warned and
@@ -60,6 +60,14 @@ def pool_sizes() -> dict[str, int]:
         ]
         for row in rows
     }
+
+
+def match_pool_key(match: Match) -> str:
+    """The pool `match` was paired from ("" when it started another way): the match page's
+    "New opponent" joins it again."""
+    if match.turn_seconds is None or not PairedWait.objects.filter(match_id=match.pk).exists():
+        return ""
+    return Pool(match.rule_set_name, match.length, match.turn_seconds, match.rated).key
 
 
 def player_wait(user_id: int) -> PoolEntry | None:

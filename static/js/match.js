@@ -8,11 +8,10 @@ import { awayState } from "./match/away.js";
 import { ChatPanel } from "./match/chat.js";
 import { bindControls } from "./match/controls.js";
 import { MatchSession } from "./match/session.js";
-import { DEFAULT_STRINGS } from "./match/strings.js";
+import { DEFAULT_STRINGS, diceAnnouncement } from "./match/strings.js";
 import { MatchView } from "./match/view.js";
 
 const CLOCK_TICK_MS = 100;
-const LEAVE_FALLBACK_MS = 2000;
 
 export class MatchApp {
   constructor(root, { strings = {}, WebSocketImpl = null } = {}) {
@@ -35,7 +34,10 @@ export class MatchApp {
       on: {
         draw: () => this.render(),
         choose: (options, pick) => this.screen.chooseMove(options, pick),
-        alert: (msg, before, after) => this.alerts.fire(alertsFor(msg, before, after, this.model.mySeat())),
+        alert: (msg, before, after) => {
+          this.alerts.fire(alertsFor(msg, before, after, this.model.mySeat()));
+          if (msg.kind === "rolled") this.screen.announce(diceAnnouncement(msg.detail, this.model, this.t));
+        },
         presence: () => {
           this.presenceAt = performance.now();
         },
@@ -46,7 +48,8 @@ export class MatchApp {
       },
     });
     this.model = this.session.model;
-    this.chat = new ChatPanel(root, {
+    // No chat against the computer (the template leaves the panel out).
+    this.chat = !root.querySelector("#chat-panel") ? null : new ChatPanel(root, {
       t: this.t,
       send: (fields) => this.session.chat(fields),
       mute: (value) => this.session.muteOpponent(value),
@@ -66,10 +69,6 @@ export class MatchApp {
       },
       resign: () => {
         if (window.confirm(this.t("confirm_resign"))) this.session.send("resign");
-      },
-      leave: () => {
-        if (!window.confirm(this.t("confirm_leave")) || !this.session.send("leave")) return;
-        setTimeout(() => window.location.assign("/play/"), LEAVE_FALLBACK_MS);
       },
       // The rematch is a new sitting down: this browser contributes a fresh client seed.
       rematch: () => this.session.send("rematch", { client_seed: newClientSeed() }),
@@ -117,6 +116,7 @@ export class MatchApp {
   }
 
   onChat(kind, data) {
+    if (!this.chat) return;
     if (kind === "snapshot") {
       const status = this.model.view && this.model.view.match ? this.model.view.match.status : null;
       this.chat.snapshot(data.chat, data.you, status);
@@ -146,7 +146,7 @@ export class MatchApp {
 
   render() {
     if (!this.model.view) return;
-    this.chat.status(this.model.view.match.status);
+    this.chat?.status(this.model.view.match.status);
     if (this.drawnConfirmed !== this.model.confirmed) {
       this.drawnConfirmed = this.model.confirmed;
       this.stateAt = performance.now();

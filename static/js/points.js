@@ -89,3 +89,12 @@ export function diceFaces(dice, diceLeft) {
   if (all.length === 4) faces.sort((a, b) => Number(b.used) - Number(a.used));
   return faces;
 }
+
+/**
+ * The points a seat shows when the match is over: the winner of a match ended otherwise than by
+ * play (resigned, left, timeouts, time, abandoned, banned) got the match (docs/rules.md:
+ * "Resigning loses the whole match"), so the winner shows at least the match's length.
+ */
+export function finalPoints(score, seat, winnerSeat, length) {
+  return seat === winnerSeat && typeof length === "number" ? Math.max(score, length) : score;
+}

@@ -51,6 +51,17 @@ export class PoolPanel {
 
   attach(socket) {
     this.socket = socket;
+    // "New opponent" at the end of a paired match comes here with its pool (?pool=key): join it
+    // once, and drop it from the address so a reload does not join again.
+    const loc = globalThis.location;
+    const key = loc ? new URLSearchParams(loc.search).get("pool") : null;
+    if (!key || this.autoJoined) return;
+    socket.addEventListener("open", () => {
+      if (this.autoJoined) return;
+      this.autoJoined = true;
+      this.join(key);
+      if (globalThis.history) history.replaceState(null, "", loc.pathname + loc.hash);
+    });
   }
 
   send(message) {

@@ -25,14 +25,14 @@ const visible = (m) =>
     .sort();
 
 test("the mover may double before rolling; the answerer gets take and drop, not roll", () => {
-  assert.deepEqual(visible(model("cube_double")), ["double-button", "leave-button", "resign-button", "roll-button"]);
+  assert.deepEqual(visible(model("cube_double")), ["double-button", "resign-button", "roll-button"]);
   const offer = model("cube_offer");
-  assert.deepEqual(visible(offer), ["drop-button", "leave-button", "resign-button", "take-button"]);
+  assert.deepEqual(visible(offer), ["drop-button", "resign-button", "take-button"]);
   assert.equal(statusText(offer, t), "ana doubles to 4: take or drop?");
   assert.match(matchInfoText(offer, t), /cube 2 \(ana\)/);
   // The doubler waits: no roll, no double, no answer.
   offer.you = { user: "ana", seat: 0, side: "w" };
-  assert.deepEqual(visible(offer), ["leave-button", "resign-button"]);
+  assert.deepEqual(visible(offer), ["resign-button"]);
   assert.equal(statusText(offer, t), "You double to 4: waiting for bogdan");
 });
 

@@ -6,8 +6,9 @@ import { test } from "node:test";
 import { buttonStates } from "../../static/js/match/controls.js";
 import { MatchModel } from "../../static/js/match/state.js";
 import {
-  DEFAULT_STRINGS, eventNotice, matchInfoText, ratingChangeLines, statusText,
+  DEFAULT_STRINGS, diceAnnouncement, eventNotice, matchInfoText, matchTermsText, ratingChangeLines, statusText,
 } from "../../static/js/match/strings.js";
+import { finalPoints } from "../../static/js/points.js";
 import { ratingText, translator } from "../../static/js/strings.js";
 import { scenarioSnapshot } from "./fakes.mjs";
 
@@ -37,15 +38,38 @@ test("translated strings replace the defaults", () => {
   assert.equal(statusText(model("white_move"), ro), "Rândul tău — mută");
 });
 
-test("the match line names length, rule set, clock and rating", () => {
-  assert.equal(matchInfoText(model("white_move"), t), "Match to 3 · Traditional · 60 s per turn +120 s reserve · rated · #2");
+test("the side panel's rules line is compact; the terms behind it name the rest", () => {
+  assert.equal(matchInfoText(model("white_move"), t), "Traditional · to 3 · 60 s");
+  assert.equal(matchTermsText(model("white_move"), t), "Match to 3 · 60 s per turn +120 s reserve · rated · game 2");
+  const untimed = model("white_move");
+  untimed.view.match.turn_seconds = null;
+  untimed.view.match.rated = false;
+  assert.equal(matchInfoText(untimed, t), "Traditional · to 3 · untimed");
+  assert.match(matchTermsText(untimed, t), / · casual · /);
+  const nardeon = model("white_move");
+  nardeon.view.match.time_control = "nardeon";
+  assert.equal(matchInfoText(nardeon, t), "Traditional · to 3 · NARDEON");
+});
+
+test("a roll is announced to screen readers with its player's name", () => {
+  const m = model("white_move");
+  assert.equal(diceAnnouncement({ side: "b", dice: [6, 5] }, m, t), "bogdan rolled 6-5");
+  assert.equal(diceAnnouncement({ side: "w" }, m, t), "");
+});
+
+test("the winner of a match ended by resignation shows the match's points", () => {
+  assert.equal(finalPoints(0, 1, 1, 1), 1);
+  assert.equal(finalPoints(0, 0, 1, 1), 0);
+  assert.equal(finalPoints(3, 0, 0, 3), 3); // won by play: the score as it stands
+  assert.equal(finalPoints(2, 0, 0, 5), 5); // resigned at 2-4 in a match to 5: the winner got it
+  assert.equal(finalPoints(2, 0, null, 5), 2); // aborted: nobody won
 });
 
 test("buttons: roll only for the mover before rolling, nothing while a command is in flight or offline", () => {
-  assert.deepEqual(visible(buttonStates(model("white_roll"), t, { pending: false, live: true })), ["leave-button", "resign-button", "roll-button"]);
+  assert.deepEqual(visible(buttonStates(model("white_roll"), t, { pending: false, live: true })), ["resign-button", "roll-button"]);
   assert.equal(buttonStates(model("white_roll"), t, { pending: true, live: true }).buttons["roll-button"].enabled, false);
   assert.equal(buttonStates(model("white_roll"), t, { pending: false, live: false }).buttons["resign-button"].enabled, false);
-  assert.deepEqual(visible(buttonStates(model("white_move"), t, { pending: false, live: true })), ["leave-button", "resign-button", "undo-button"]);
+  assert.deepEqual(visible(buttonStates(model("white_move"), t, { pending: false, live: true })), ["resign-button", "undo-button"]);
   const spectator = buttonStates(model("spectator"), t, { pending: false, live: false, flipped: true });
   assert.deepEqual(visible(spectator), ["flip-button"]);
   assert.equal(spectator.buttons["flip-button"].enabled, true, "turning the board needs no socket");
@@ -67,8 +91,9 @@ test("events give notices in the page's words", () => {
   assert.equal(notice("turn", { passed: false }), null);
   assert.equal(notice("game_over", { game: 2, winner: "w", result: "mars", points: 2 }).text, "ana won game 2: mars, 2 points");
   assert.equal(notice("timeout", { seat: 1, timeouts: 2 }).text, "bogdan ran out of time: the server plays this turn (timeout 2 of 3)");
-  assert.equal(notice("match_over", { winner_seat: 1, reason: "timeouts" }).text, "bogdan won the match (timeouts)");
-  assert.equal(notice("match_over", { winner_seat: null, reason: "aborted" }).text, "The match was aborted");
+  // The match's end is said once, by the status line and the end panel: no toast as well.
+  assert.equal(notice("match_over", { winner_seat: 1, reason: "timeouts" }), null);
+  assert.equal(statusText(model("finished"), t), "ana won the match (resigned)");
   assert.equal(notice("rematch", { offered_by: 1 }), null, "an offer shows next to the buttons");
   assert.equal(notice("step", {}), null);
 });

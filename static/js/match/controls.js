@@ -28,8 +28,8 @@ export function buttonStates(model, t, { pending, live, flipped }) {
     },
     // Until each player has made a first move the match can be called off without a result.
     "abort-button": { visible: player && active && !!m.abortable, enabled: !pending },
+    // One way out (docs/rules.md: leaving the table is resigning); its confirmation says so.
     "resign-button": { visible: player && active, enabled: true },
-    "leave-button": { visible: player && active, enabled: true },
     "rematch-button": { visible: offer.visible, enabled: offer.enabled, text: offer.text },
     "decline-button": { visible: offer.declineVisible, enabled: true, text: offer.declineText },
   };
@@ -65,7 +65,7 @@ export function shortcut(e) {
 }
 
 /**
- * actions: {roll, undo, double, take, drop, abort, resign, leave, rematch, decline, flip, claim,
+ * actions: {roll, undo, double, take, drop, abort, resign, rematch, decline, flip, claim,
  * wait, toggleSound, notifications, canRoll}. The space bar rolls
  * (the roll button's title says so) unless the focus is in a field or on another button.
  */
@@ -81,7 +81,6 @@ export function bindControls(root, actions) {
   on("drop-button", actions.drop);
   on("abort-button", actions.abort);
   on("resign-button", actions.resign);
-  on("leave-button", actions.leave);
   on("rematch-button", actions.rematch);
   on("decline-button", actions.decline);
   on("flip-button", actions.flip);

@@ -4,13 +4,14 @@
 import { formatOpening } from "../notation.js";
 
 export const DEFAULT_STRINGS = {
-  roll: "Roll", undo: "Undo", resign: "Resign", leave: "Leave table", rematch: "Rematch",
+  roll: "Roll", undo: "Undo", resign: "Resign", rematch: "Rematch", rolled: "{name} rolled {dice}",
+  to_length: "to {n}", seconds: "{s} s", game_number: "game {n}", clock_nardeon_short: "NARDEON", clock_omerta_short: "Omerta",
   accept_rematch: "Accept rematch", decline: "Decline", withdraw: "Withdraw offer", flip: "Flip board",
   rematch_offered_by_you: "Rematch offered — waiting for {name}",
   rematch_offered_to_you: "{name} offers a rematch",
   rematch_declined: "The rematch was declined",
   abort: "Abort", confirm_abort: "Abort the match? It ends without a result.",
-  confirm_resign: "Resign the match?", confirm_leave: "Leaving the table resigns the match. Leave?",
+  confirm_resign: "Resign the match? Leaving the table is resigning too: the match is lost.",
   your_turn_roll: "Your turn — roll", your_turn_move: "Your turn — move", waiting_for: "Waiting for {name}",
   to_roll: "{name} to roll", to_move: "{name} to move",
   waiting_open: "Waiting for an opponent to accept", cancelled: "The challenge was withdrawn",
@@ -97,13 +98,30 @@ export function statusText(model, t) {
   return t(g.phase === "roll" ? "to_roll" : "to_move", { name });
 }
 
-/** "Match to 3 · Traditional · 60 s per turn +120 s reserve · rated · #2" */
+/** The compact line of the side panel: "Traditional · to 3 · 60 s", and the cube while it counts. */
 export function matchInfoText(model, t) {
   const v = model.view;
   const m = v.match;
-  const parts = [t("match_to", { n: m.length })];
+  const parts = [];
   const rulesName = m.rules && m.rules.name;
   if (rulesName) parts.push(t(`rules_${rulesName}`));
+  parts.push(t("to_length", { n: m.length }));
+  if (m.time_control === "nardeon" || m.time_control === "omerta") parts.push(t(`clock_${m.time_control}_short`));
+  else parts.push(m.turn_seconds ? t("seconds", { s: m.turn_seconds }) : t("untimed"));
+  const cube = v.game && v.game.cube;
+  if (cube) {
+    const owner = cube.owner === null || cube.owner === undefined ? "" : model.seatName(cube.owner);
+    parts.push(owner ? t("cube_owned", { n: cube.value, name: owner }) : t("cube_info", { n: cube.value }));
+    if (cube.crawford) parts.push(t("crawford"));
+  }
+  return parts.join(" · ");
+}
+
+/** The details behind that line: "Match to 3 · 60 s per turn +120 s reserve · rated · game 2". */
+export function matchTermsText(model, t) {
+  const v = model.view;
+  const m = v.match;
+  const parts = [t("match_to", { n: m.length })];
   if (m.time_control === "nardeon" || m.time_control === "omerta") {
     parts.push(t(`clock_${m.time_control}`));
   } else if (m.turn_seconds) {
@@ -112,14 +130,15 @@ export function matchInfoText(model, t) {
     parts.push(t("untimed"));
   }
   parts.push(m.rated ? t("rated") : t("casual"));
-  const cube = v.game && v.game.cube;
-  if (cube) {
-    const owner = cube.owner === null || cube.owner === undefined ? "" : model.seatName(cube.owner);
-    parts.push(owner ? t("cube_owned", { n: cube.value, name: owner }) : t("cube_info", { n: cube.value }));
-    if (cube.crawford) parts.push(t("crawford"));
-  }
-  if (v.game && v.game.number) parts.push(`#${v.game.number}`);
+  if (v.game && v.game.number) parts.push(t("game_number", { n: v.game.number }));
   return parts.join(" · ");
+}
+
+/** What a screen reader hears of a roll (the page's polite live region): "ana rolled 6-5". */
+export function diceAnnouncement(d, model, t) {
+  if (!d || !Array.isArray(d.dice)) return "";
+  const p = model.playerOfSide(d.side, model.confirmed);
+  return t("rolled", { name: p ? p.username : sideName(t, d.side), dice: `${d.dice[0]}-${d.dice[1]}` });
 }
 
 /** A game result's word: oin, mars, the cube's value, or a declined double. */
@@ -151,10 +170,8 @@ const NOTICES = {
     ms: 5000,
     tone: "bad",
   }),
-  match_over: (d, model, before, t) => {
-    if (d.winner_seat === null || d.winner_seat === undefined) return { text: t("aborted"), ms: 8000 };
-    return { text: matchWonText(t, model.seatName(d.winner_seat, model.confirmed), d.reason), ms: 8000 };
-  },
+  // The match's end is said once: the status line and the end-of-match panel (not a toast too).
+  match_over: () => null,
   // An offer is shown next to the buttons (#rematch-note); an accepted one moves the page.
   rematch: (d, model, before, t) => (d.declined_by !== undefined ? { text: t("rematch_declined"), ms: 4000 } : null),
   cancelled: (d, model, before, t) => ({ text: t("cancelled"), ms: 6000 }),

@@ -3,11 +3,11 @@
 import { BoardView, fillPlayerBars } from "../board.js";
 import { optionLabel } from "./combined.js";
 import { moveListItem, moveWords, formatOpening, formatTurn } from "../notation.js";
-import { pipCount } from "../points.js";
+import { finalPoints, pipCount } from "../points.js";
 import { clockFaces, formatMs, showClocks } from "./clocks.js";
 import { buttonStates, showButtons } from "./controls.js";
 import { ratingText } from "../strings.js";
-import { matchInfoText, sideName, statusText } from "./strings.js";
+import { matchInfoText, matchTermsText, sideName, statusText } from "./strings.js";
 
 const EMPTY_BOARD = Object.freeze(new Array(24).fill(0));
 
@@ -113,6 +113,12 @@ export class MatchView {
     this.toastTimer = setTimeout(() => { el.hidden = true; }, ms);
   }
 
+  /** A sentence for screen readers only (the polite live region #dice-live): a roll. */
+  announce(text) {
+    const el = this.$("dice-live");
+    if (el && text) el.textContent = text;
+  }
+
   /** The rating changes of a rated match that just ended (#rating-changes, kept on screen). */
   showRatingChanges(lines) {
     const box = this.$("rating-changes");
@@ -216,21 +222,31 @@ export class MatchView {
 
   renderScore(model) {
     const v = model.view;
-    const el = this.$("score");
-    if (el) {
+    const m = v.match;
+    const finished = m.status === "finished";
+    const players = [...m.players].sort((a, b) => a.seat - b.seat);
+    for (const el of [this.$("score"), finished ? this.$("final-score") : null]) {
+      if (!el) continue;
       el.innerHTML = "";
-      const players = [...v.match.players].sort((a, b) => a.seat - b.seat);
       players.forEach((p, i) => {
         if (i) el.appendChild(document.createTextNode(" – "));
         const span = document.createElement("span");
         span.className = "score-player";
         span.dataset.seat = p.seat;
-        span.textContent = `${p.username} ${p.score}`;
+        const points = finished ? finalPoints(p.score, p.seat, m.winner, m.length) : p.score;
+        span.textContent = `${p.username} ${points}`;
+        if (finished && p.seat === m.winner) span.classList.add("winner");
         el.appendChild(span);
       });
     }
+    const end = this.$("match-end");
+    if (end) end.hidden = !finished;
+    const running = this.$("score");
+    if (running) running.hidden = finished; // the end panel has the final score: said once
     const info = this.$("match-info");
     if (info) info.textContent = matchInfoText(model, this.t);
+    const terms = this.$("match-terms");
+    if (terms) terms.textContent = matchTermsText(model, this.t);
   }
 
   renderMoves(model) {
