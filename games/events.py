@@ -19,9 +19,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from config import metrics
 from config.redis_client import client
 from config.wire import json_text
+from realtime.publisher import PUBLISH_RETRY_ERRORS, retry_delays
 
 LOBBY_GROUP = "lobby"
 
@@ -66,24 +66,8 @@ def publish(match_id: int, events: list[dict[str, Any]], *, lobby: bool = False)
         async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
-# A Redis restart or failover takes a second or two; committed events wait for it rather than
-# being lost (the Redis restart drill of tests/integration/test_production_drills.py: the opponents
-# of a step made during the restart waited for the next event to notice the gap). A repeat is
-# harmless: sockets skip versions they have.
-PUBLISH_RETRY_SECONDS = 30.0
-PUBLISH_RETRY_ERRORS = (redis.ConnectionError, redis.TimeoutError, OSError)
-
-
-def _retry_delays() -> Iterator[float | None]:
-    """Pauses between publish attempts, doubling to 1 s; None once PUBLISH_RETRY_SECONDS are up
-    (the caller then lets the error through)."""
-    give_up_at = time.monotonic() + PUBLISH_RETRY_SECONDS
-    delay = 0.05
-    while time.monotonic() + delay < give_up_at:
-        yield delay
-        metrics.PUBLISH_RETRIES.inc()
-        delay = min(1.0, delay * 2)
-    yield None
+# A Redis restart waits rather than losing committed events (realtime/publisher.py).
+_retry_delays = retry_delays
 
 
 async def publish_async(

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -38,16 +36,16 @@ from moderation.selectors import restricted
 from moderation.warning_flags import flag_unseen_warning
 from realtime.close_codes import CLOSE_BANNED
 from realtime.errors import CommandError
-from realtime.groups import close_user_sockets, user_group_name
+from realtime.groups import close_user_sockets, user_message
+from realtime.publisher import publish_on_commit
 
 # --- Blocks (players) ----------------------------------------------------------------------------
 
 
 def _tell_sockets_blocks_changed(*user_ids: int) -> None:
-    """Open match sockets of both users re-read whose chat they hide (games/consumers.py)."""
-    layer = get_channel_layer()
-    for user_id in user_ids:
-        async_to_sync(layer.group_send)(user_group_name(user_id), {"type": "moderation.blocks"})
+    """After commit, open match sockets of both users re-read whose chat they hide
+    (games/consumers.py)."""
+    publish_on_commit([user_message(id_, {"type": "moderation.blocks"}) for id_ in user_ids])
 
 
 def block_add(*, user: User, target: User) -> Block:
@@ -67,7 +65,7 @@ def block_add(*, user: User, target: User) -> Block:
                 % {"count": settings.MAX_BLOCKS},
             )
         block = Block.objects.create(blocker=user, blocked=target)
-        transaction.on_commit(lambda: _tell_sockets_blocks_changed(user.pk, target.pk))
+        _tell_sockets_blocks_changed(user.pk, target.pk)
     return block
 
 
@@ -76,7 +74,7 @@ def block_remove(*, user: User, target_id: int) -> bool:
     with transaction.atomic():
         deleted, _ = Block.objects.filter(blocker=user, blocked_id=target_id).delete()
         if deleted:
-            transaction.on_commit(lambda: _tell_sockets_blocks_changed(user.pk, target_id))
+            _tell_sockets_blocks_changed(user.pk, target_id)
     return bool(deleted)
 
 

@@ -16,8 +16,6 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import OperationalError, transaction
 from django.db.models import Q
@@ -40,6 +38,7 @@ from pairing.selectors import abort_record, pool_sizes
 from ratings.selectors import ratings_of
 from realtime.errors import CommandError
 from realtime.groups import notify_user
+from realtime.publisher import GroupMessage, publish
 
 log = logging.getLogger(__name__)
 
@@ -399,8 +398,6 @@ def pools_sweep() -> dict[str, int]:
     before = liveness.write_counts(sizes)
     metrics.pool_sizes(sizes, before)
     if before != sizes:
-        async_to_sync(get_channel_layer().group_send)(
-            LOBBY_GROUP, {"type": "pool.counts", "counts": sizes}
-        )
+        publish([GroupMessage(LOBBY_GROUP, {"type": "pool.counts", "counts": sizes})])
     liveness.forget_stale()
     return sizes

@@ -39,7 +39,7 @@ from config import metrics
 from config.client_address import client_address
 from config.patches import channels_socket
 from config.wire import json_text, valid_id
-from realtime import socket_limits
+from realtime import publisher, socket_limits
 from realtime.close_codes import (
     CLOSE_BANNED,
     CLOSE_LOGGED_OUT,
@@ -78,6 +78,9 @@ class SiteSocket(AsyncWebsocketConsumer):
         return user if user is not None and user.is_authenticated else None
 
     async def connect(self) -> None:
+        # From the first socket on, this process's worker threads publish through its loop
+        # (realtime/publisher.py).
+        publisher.attach()
         if channels_socket.USABLE:
             channels_socket.send_past_session_wrapper(self)
         self._recent: deque[float] = deque()

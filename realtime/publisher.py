@@ -1,0 +1,187 @@
+"""The process's one publisher: every message for sockets leaves a process through `publish`.
+
+Two transports: a Redis PUBLISH on a channel of its own (a match's events and presence; the match
+hubs subscribe, games/hub.py) and a channel-layer group message (a user's sockets, the lobby).
+
+Two ways of sending, one per kind of process:
+
+- In Daphne the event loop attaches itself (`attach`, run by every socket as it connects). From
+  then on `publish`, called in a worker thread (a service's on_commit), hands the messages to the
+  loop (`call_soon_threadsafe`) and returns at once: a worker thread must not wait for Redis, since
+  every other socket's commands queue for the few threads (bench/live_load.py showed the queue).
+  The loop sends them from one queue, in the order they were handed in: a match's events are
+  committed under its lock, one command after the other, so they leave in version order.
+- Where no running loop is attached (Celery workers, management commands, a view before any
+  socket of the process opened) `publish` sends from the calling thread, blocking.
+
+A Redis restart or failover takes a second or two; committed events wait for it rather than being
+lost (the Redis restart drill of tests/integration/test_production_drills.py: the opponents of a
+step made during the restart waited for the next event to notice the gap). A repeat is harmless:
+sockets skip versions they have.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import redis
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from config import metrics
+from config.redis_client import client, sync_client
+
+log = logging.getLogger(__name__)
+
+PUBLISH_RETRY_SECONDS = 30.0
+PUBLISH_RETRY_ERRORS = (redis.ConnectionError, redis.TimeoutError, OSError)
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelMessage:
+    """Bytes PUBLISHed on a Redis channel (a match's: games/events.py `match_channel`)."""
+
+    channel: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class GroupMessage:
+    """A channel-layer message to every socket in `group` (a user's, the lobby)."""
+
+    group: str
+    message: dict[str, Any]
+
+
+Message = ChannelMessage | GroupMessage
+
+
+def retry_delays() -> Iterator[float | None]:
+    """Pauses between PUBLISH attempts, doubling to 1 s; None once PUBLISH_RETRY_SECONDS are up
+    (the caller then lets the error through)."""
+    give_up_at = time.monotonic() + PUBLISH_RETRY_SECONDS
+    delay = 0.05
+    while time.monotonic() + delay < give_up_at:
+        yield delay
+        metrics.PUBLISH_RETRIES.inc()
+        delay = min(1.0, delay * 2)
+    yield None
+
+
+class _Outbox:
+    """What the loop has still to send, and the one task sending it (started when something
+    arrives, ended when nothing is left: no task outlives a test's loop)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.pending: deque[Sequence[Message]] = deque()
+        self.sending: asyncio.Task | None = None
+
+    def hand_in(self, messages: Sequence[Message]) -> None:
+        """On the loop: queue `messages` behind everything handed in before."""
+        self.pending.append(messages)
+        if self.sending is None:
+            # A context of its own: it sends for every socket, so it must not log with the match
+            # and user of the one whose command started it (config/log_format.py).
+            self.sending = self.loop.create_task(self._send_all(), context=contextvars.Context())
+
+    async def _send_all(self) -> None:
+        try:
+            while self.pending:
+                for message in self.pending.popleft():
+                    try:
+                        await _send_async(message)
+                    except Exception:  # noqa: BLE001 - receivers resynchronise at the next version
+                        log.exception("publishing to %s failed", _address(message))
+        finally:
+            self.sending = None
+
+    async def drained(self) -> None:
+        while self.sending is not None:
+            await asyncio.shield(self.sending)
+
+
+_outbox: _Outbox | None = None
+
+
+def attach() -> None:
+    """Send through the running loop from now on (called on it; cheap when attached already)."""
+    global _outbox
+    loop = asyncio.get_running_loop()
+    if _outbox is None or _outbox.loop is not loop:
+        _outbox = _Outbox(loop)
+
+
+def publish(messages: Sequence[Message]) -> None:
+    """Send `messages` in order: handed to the attached loop, or sent now where there is none."""
+    if not messages:
+        return
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is not None:  # on a loop (the hub, a socket): never wait here
+        attach()
+        _outbox.hand_in(messages)  # type: ignore[union-attr]
+        return
+    outbox = _outbox
+    if outbox is not None and outbox.loop.is_running():  # a worker thread of the loop's process
+        try:
+            outbox.loop.call_soon_threadsafe(outbox.hand_in, messages)
+            return
+        except RuntimeError:  # the loop closed meanwhile: send from here
+            pass
+    for message in messages:
+        _send_blocking(message)
+
+
+def publish_on_commit(messages: Sequence[Message]) -> None:
+    """`publish` once the current transaction commits (nothing when it rolls back)."""
+    transaction.on_commit(partial(publish, messages))
+
+
+async def drained() -> None:
+    """Wait until everything handed to this loop is sent (tests, and a clean shutdown)."""
+    if _outbox is not None and _outbox.loop is asyncio.get_running_loop():
+        await _outbox.drained()
+
+
+async def _send_async(message: Message) -> None:
+    if isinstance(message, GroupMessage):
+        await get_channel_layer().group_send(message.group, message.message)
+        return
+    for delay in retry_delays():
+        try:
+            await client().publish(message.channel, message.data)
+            return
+        except PUBLISH_RETRY_ERRORS:
+            if delay is None:
+                raise
+            await asyncio.sleep(delay)
+
+
+def _send_blocking(message: Message) -> None:
+    if isinstance(message, GroupMessage):
+        async_to_sync(get_channel_layer().group_send)(message.group, message.message)
+        return
+    for delay in retry_delays():
+        try:
+            sync_client().publish(message.channel, message.data)
+            return
+        except PUBLISH_RETRY_ERRORS:
+            if delay is None:
+                raise
+            time.sleep(delay)
+
+
+def _address(message: Message) -> str:
+    return message.group if isinstance(message, GroupMessage) else message.channel
