@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
+from config.redis_client import sync_client
 from games.fairness import roll_pair
 from games.models import DiceSource, Match
 
@@ -25,18 +26,12 @@ def _test_seam_on() -> bool:
     return bool(settings.DEBUG and settings.NARDY_TEST_DICE)
 
 
-def _redis():
-    import redis
-
-    return redis.Redis.from_url(settings.REDIS_URL)
-
-
 def roll(match: Match, game: int, roll_number: int) -> tuple[int, int]:
     """Roll ``roll_number`` of game ``game`` of ``match`` (its client seeds are set by then)."""
     pair = roll_pair(match.server_seed, match.client_seeds, game, roll_number)
     if not _test_seam_on():
         return pair
-    client = _redis()
+    client = sync_client()
     fixed = [client.lpop(_test_dice_key()) for _ in pair]
     if all(value is None for value in fixed):
         return pair
@@ -51,7 +46,7 @@ def push_test_dice(*values: int) -> None:
         raise RuntimeError("the test dice seam is off (it needs DEBUG and NARDY_TEST_DICE)")
     if any(type(value) is not int or not 1 <= value <= 6 for value in values):
         raise ValueError("dice are 1..6")
-    client = _redis()
+    client = sync_client()
     client.delete(_test_dice_key())
     if values:
         client.rpush(_test_dice_key(), *values)
