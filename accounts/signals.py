@@ -3,7 +3,8 @@ they log out, their account is deactivated, or their password changes (an open s
 otherwise keep acting as its user after either), or a moderator bans them.
 
 New sockets are safe already: Channels' auth middleware checks the session's password hash and the
-backend refuses inactive users. Open ones are told through the user's channel-layer group.
+backend refuses inactive users. Open ones are told through the user's channel-layer group, by the
+process's publisher (realtime/publisher.py).
 """
 
 from django.contrib.auth import get_user_model

@@ -13,7 +13,6 @@ published to the match's sockets, which show it to whom the visibility rules all
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -24,11 +23,12 @@ from accounts.models import User
 from chat.models import MAX_CHAT_LENGTH, ChatMessage, ChatMute, QuickPhrase, Room
 from chat.selectors import DURING_PLAY, wire_message
 from config.showable_text import UnshowableText, check_showable
-from games.events import publish_match_message_now
+from games.events import match_message
 from games.models import Match
 from games.selectors import NEVER_STARTED, match_parties, may_see_match
 from moderation.eligibility import refuse_chat
 from realtime.errors import CommandError
+from realtime.publisher import publish_on_commit
 
 
 def clean_text(text: object) -> str:
@@ -50,10 +50,6 @@ def clean_text(text: object) -> str:
     except UnshowableText as refusal:
         raise CommandError("bad_field", str(refusal.message)) from None
     return text
-
-
-def _publish_chat(match_id: int, payload: dict[str, Any]) -> None:
-    publish_match_message_now(match_id, payload)
 
 
 def chat_post(*, user, match_id: int, text: str | None = None, phrase: str | None = None):
@@ -103,7 +99,7 @@ def chat_post(*, user, match_id: int, text: str | None = None, phrase: str | Non
             "during_play": match.status in DURING_PLAY,
             "message": wire_message(message, locked_user.username),
         }
-        transaction.on_commit(lambda: _publish_chat(match_id, payload))
+        publish_on_commit([match_message(match_id, payload)])
     return message
 
 
@@ -132,5 +128,5 @@ def chat_mute_opponent(*, user, match_id: int, mute: bool) -> bool:
         else:
             ChatMute.objects.filter(match_id=match_id, user_id=user.pk).delete()
         payload = {"type": "match.chat_mute", "by": user.pk, "muted": opponent_id, "mute": mute}
-        transaction.on_commit(lambda: _publish_chat(match_id, payload))
+        publish_on_commit([match_message(match_id, payload)])
     return mute

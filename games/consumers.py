@@ -8,7 +8,6 @@ lobby's socket is games/lobby_socket.py.
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -22,20 +21,14 @@ from config import metrics
 from config.database_thread import in_database_thread
 from config.log_format import bind_play
 from games import presence, selectors, services
-from games.events import (
-    deferred_publishing,
-    publish_async,
-    publish_match_message,
-)
+from games.events import match_message
 from games.hub import hub
 from games.protocol import commands
 from games.protocol.commands import MATCH_COMMANDS
 from realtime.commands import Command, Entry, ProtocolError, Sender
 from realtime.errors import CommandError
+from realtime.publisher import publish
 from realtime.socket import SiteSocket
-
-log = logging.getLogger(__name__)
-
 
 CLOSE_NOT_FOUND = 4404
 SNAPSHOT_WINDOW_SECONDS = 60.0
@@ -187,7 +180,7 @@ class MatchSocket(SiteSocket):
 
     async def _broadcast_presence(self) -> None:
         reading = await presence.presence_read(self.match_id)
-        await publish_match_message(self.match_id, {"type": "match.presence", **reading.message()})
+        publish([match_message(self.match_id, {"type": "match.presence", **reading.message()})])
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
         """Group messages a part answers go to it (`match.chat` to chat's); the rest as usual."""
@@ -224,7 +217,7 @@ class MatchSocket(SiteSocket):
             await self.send_error("login_required", str(entry.login_message), reply_to=message)
             return
         try:
-            fields = await _run_signed_in(entry, command, user, self.match_id)
+            fields = await _run_service(entry, command, user, self.match_id)
         except CommandError as failure:
             await self.send_error(failure.code, failure.message, reply_to=message)
             return
@@ -256,36 +249,22 @@ class MatchSocket(SiteSocket):
             )  # fmt: skip
             return
         started = time.perf_counter()
-        match, published, failure = await _run_command(self, entry, command, user)
+        failure: Exception | None = None
         try:
-            if isinstance(failure, CommandError):
-                await self.send_error(failure.code, failure.message, reply_to=message)
-            elif failure is not None:
-                raise failure  # SiteSocket answers `internal` and logs it
-            else:
-                # The ack first: the sender's own event then follows it, through the hub.
-                await self.send_json({"type": "ack", "id": command.id, "version": match.version})
+            # What the command committed is on its way to the opponent and the spectators by
+            # now, whatever happens to the ack (games/effects.py, after commit).
+            match = await _run_service(entry, command, user, self.match_id)
+        except CommandError as refusal:
+            failure = refusal
+            await self.send_error(refusal.code, refusal.message, reply_to=message)
+        except Exception as error:
+            failure = error
+            raise  # SiteSocket answers `internal` and logs it
+        else:
+            # The ack goes straight out; the sender's own event follows through the hub.
+            await self.send_json({"type": "ack", "id": command.id, "version": match.version})
         finally:
-            # Whatever happened to the ack (the sender gone, a frame that failed), what the
-            # command committed reaches the opponent and the spectators: a failed ack must not hide
-            # a committed step.
-            for match_id, events, lobby in published:
-                try:
-                    await publish_async(match_id, events, lobby=lobby)
-                except Exception:  # noqa: BLE001 - others resynchronise at the next version
-                    log.exception("match %s: publishing committed events failed", match_id)
             metrics.command_done(command.type, failure, time.perf_counter() - started)
-
-    def run_collecting(self, entry: Entry, command: Command, user):
-        """Run a player's command in this (worker) thread; return the match, what it committed
-        for publishing, and the error it raised, if any: the published events are kept even
-        when something fails after the commit."""
-        with deferred_publishing() as published:
-            try:
-                match = entry.handler(command, user=user, match_id=self.match_id)
-            except Exception as error:  # noqa: BLE001 - handed to the event loop, see above
-                return None, published, error
-        return match, published, None
 
     # --- Group events (from the hub) ----------------------------------------------------------
 
@@ -345,12 +324,8 @@ _read_snapshot = in_database_thread(selectors.match_snapshot)
 
 
 @in_database_thread
-def _run_command(socket: MatchSocket, entry: Entry, command: Command, user):
-    return socket.run_collecting(entry, command, user)
-
-
-@in_database_thread
-def _run_signed_in(entry: Entry, command: Command, user, match_id: int) -> dict[str, Any]:
+def _run_service(entry: Entry, command: Command, user, match_id: int) -> Any:
+    """A player's or a signed-in user's command: its service, in a worker thread."""
     return entry.handler(command, user=user, match_id=match_id)
 
 

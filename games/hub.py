@@ -34,7 +34,8 @@ import orjson
 
 from config.redis_client import client
 from games import presence
-from games.events import match_channel, match_of_channel, publish_match_message
+from games.events import match_channel, match_message, match_of_channel
+from realtime.publisher import publish
 
 log = logging.getLogger(__name__)
 
@@ -171,9 +172,7 @@ class MatchHub:
             before = self.seen.get(match_id)
             self.seen[match_id] = now
             if before is not None and before != now:
-                await publish_match_message(
-                    match_id, {"type": "match.presence", **reading.message()}
-                )
+                publish([match_message(match_id, {"type": "match.presence", **reading.message()})])
 
     async def _watch_presence(self) -> None:
         with contextlib.suppress(asyncio.CancelledError):

@@ -35,7 +35,8 @@ from django.conf import settings
 
 from config.redis_client import client
 from config.redis_client import sync_client as _sync_client
-from games.events import publish_match_message_now
+from games.events import match_message
+from realtime.publisher import publish
 
 REFRESH_SECONDS = 30  # the entries of live sockets are rewritten (a hash may have expired)
 HEARTBEAT_SECONDS = 1.0
@@ -286,7 +287,7 @@ def presence_match_started(match_id: int, started_at: datetime) -> None:
         pipe.expire(_away_key(match_id), KEEP_SECONDS)
         pipe.execute()
     reading = _summarise(decoded, alive, marks, _now_ms())
-    publish_match_message_now(match_id, {"type": "match.presence", **reading.presence.message()})
+    publish([match_message(match_id, {"type": "match.presence", **reading.presence.message()})])
 
 
 def seat_away_ms(match_id: int, seat: int, *, started_at: datetime) -> int | None:

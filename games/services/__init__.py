@@ -3,8 +3,9 @@
 Each command opens `transaction.atomic()`, locks the Match row with `select_for_update()` first
 (our one-actor-per-match), and goes load → engine → persist → publish (`context.py`): the match's
 rules are decided by the pure engine (games/rules/match), the rows are written through the ORM,
-and the versioned events are published after commit. A refused command raises `CommandError` and
-changes nothing.
+and what follows the commit (the versioned events, the lobby's notice, deadline and bot tasks) is
+described in an `Effects` value (`follow_up.py`) that games/effects.py performs after commit. A
+refused command raises `CommandError` and changes nothing.
 
 - `lifecycle.py`: create, accept, cancel, a client seed, a paired match's start;
 - `rematch.py`: offer, accept or decline a rematch;
@@ -13,7 +14,9 @@ changes nothing.
 - `endings.py`: resign or leave, claim an abandoned match, abort, the end of a banned player's
   matches;
 - `play.py`: roll, step, undo, and the cube's double, take and drop;
-- `clocks.py`: turn deadlines and stale matches.
+- `clocks.py`: turn deadlines and stale matches;
+- the write path's parts: `context.py` (the locked state and rows), `hot_path.py` (the lock and
+  load, the update), `follow_up.py` (what follows the commit), `match_ratings.py` (a rated end).
 """
 
 from games.services.bots import bot_account, match_create_vs_bot

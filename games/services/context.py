@@ -1,9 +1,10 @@
-"""Load → engine → persist → publish: the one write path of every match command.
+"""Load → engine → persist → after commit: the one write path of every match command.
 
 `locked(match_id)` locks the Match row (`select_for_update(of=("self",))`, our one actor per
 match) and loads the current game and the players. `Locked.run(operation)` hands the state to the
 engine (games/rules/match), folds the events it decided into the rows, and keeps the wire events.
-`Locked.save()` writes what changed through the ORM and publishes after commit.
+`Locked.save()` writes what changed through the ORM; `Locked.follow_up()` says what is done after
+commit (games/effects.py).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import dice as dice_source
-from games import hooks, schedule
-from games.events import publish
+from games import effects, hooks
+from games.effects import Effects
 from games.models import Game, Match, MatchStatus, Turn
 from games.protocol import event_detail, game_state, match_section, step_to_wire
 from games.rules import IllegalMove
@@ -34,9 +35,10 @@ from games.rules.match import (
     TurnEnded,
     apply_event,
 )
-from games.services.bot_turns import bot_pause, bot_seat
 from games.services.errors import refused
+from games.services.follow_up import command_effects
 from games.services.hot_path import lock_and_load, update_rows
+from games.services.match_ratings import match_ratings_apply
 from games.services.state_rows import (
     copy_onto,
     game_values,
@@ -46,8 +48,6 @@ from games.services.state_rows import (
 )
 from ratings.counts import record_count_match
 from ratings.models import ShownRating
-from ratings.selectors import ratings_of
-from ratings.services import rating_apply_match
 from realtime.errors import CommandError
 
 # `last_activity_at` only serves the 24-hour stale check, and it is indexed: writing it on every
@@ -196,14 +196,10 @@ class Locked:
         self.record(kind, detail)
 
     def _apply_ratings(self, winner_seat: int) -> dict[int, Any]:
-        """The one call at match end (ratings/services.py), inside this transaction."""
-        match = self.match
-        applied = rating_apply_match(
-            match=match,
-            winner_id=match.player_id(winner_seat),  # type: ignore[arg-type]
-            loser_id=match.player_id(1 - winner_seat),  # type: ignore[arg-type]
-        )
-        self.ratings.update(ratings_of([match.creator_id, match.opponent_id]))  # type: ignore[list-item]
+        """The ratings' part of the match end (games/services/match_ratings.py); the players'
+        shown ratings follow it."""
+        applied, ratings = match_ratings_apply(match=self.match, winner_seat=winner_seat)
+        self.ratings.update(ratings)
         return applied
 
     # --- Events ----------------------------------------------------------------------------------
@@ -235,11 +231,11 @@ class Locked:
             return None
         return (self.game.pk, turn[1])
 
-    # --- Persist and publish ---------------------------------------------------------------------
+    # --- Persist, and what follows the commit ----------------------------------------------------
 
     def save(self) -> None:
-        """Write what changed (update_fields), the new games and move-log rows, then publish
-        after commit."""
+        """Write what changed (update_fields), the new games and move-log rows; what the command
+        leaves for others (events, tasks) is done after commit (games/effects.py)."""
         match = self.match
         if self.now - match.last_activity_at >= ACTIVITY_PRECISION:
             match.last_activity_at = self.now
@@ -265,28 +261,17 @@ class Locked:
             if row is not None:
                 self.loaded[id(row)] = row_values(row)
         self.finished_games, self.turns = [], []
-        self._publish_on_commit()
+        effects.on_commit(self.follow_up())
         self.events = []
 
-    def _publish_on_commit(self) -> None:
-        events, match_id, lobby = list(self.events), self.match.pk, self.lobby_changed
-        if events or lobby:
-            transaction.on_commit(lambda: publish(match_id, events, lobby=lobby))
-        turn = self.open_turn()
-        deadline = self.game.turn_deadline if self.game is not None else None
-        # A new turn, or a new clock in the same turn (a cube offer or its answer).
-        moved = (turn, deadline) != (self.turn_at_start, self.deadline_at_start)
-        if turn is not None and moved and deadline is not None:
-            transaction.on_commit(lambda: schedule.deadline(match_id, *turn, deadline))
-        if self.bot_levels:
-            self._schedule_bot()
-
-    def _schedule_bot(self) -> None:
-        """A bot is to move or to offer a rematch: its Celery task, after commit, after a
-        human-like pause (games/services/bot_turns.py)."""
-        if bot_seat(self.match, self.game, self.bot_levels) is not None:
-            match_id, version, pause = self.match.pk, self.match.version, bot_pause(self.game)
-            transaction.on_commit(lambda: schedule.bot(match_id, version, pause))
+    def follow_up(self) -> Effects:
+        """What this command leaves for after its commit (games/services/follow_up.py)."""
+        return command_effects(
+            match=self.match, game=self.game, events=list(self.events),
+            lobby_changed=self.lobby_changed, turn=self.open_turn(),
+            turn_at_start=self.turn_at_start, deadline_at_start=self.deadline_at_start,
+            bot_levels=self.bot_levels,
+        )  # fmt: skip
 
 
 def locked(match_id: int) -> Locked:

@@ -19,7 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.events import publish
+from games.effects import Effects
+from games.effects import on_commit as effects_on_commit
 from games.fairness import is_client_seed, new_client_seed
 from games.models import Match, MatchStatus, TimeControl, rule_columns
 from games.next_seed import take_next_seed
@@ -154,7 +155,7 @@ def match_create(
             match.save()
     except IntegrityError:  # a concurrent create won the race for the one open challenge
         raise CommandError("already_open", already_open) from None
-    transaction.on_commit(_lobby_changed)
+    effects_on_commit(Effects(lobby_changed=True))
     return match
 
 
@@ -171,10 +172,6 @@ def _limit_private_challenges(creator) -> None:
             _("You have made %(count)s invite links in the last hour; try again later.")
             % {"count": made},
         )
-
-
-def _lobby_changed() -> None:
-    publish(0, [], lobby=True)
 
 
 def match_cancel(*, user, match_id: int) -> Match:

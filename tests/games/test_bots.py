@@ -11,6 +11,7 @@ from django.db import connection
 from django.db.models import Q
 
 from games import services
+from games.effects import AfterCommit
 from games.models import Match, MatchStatus, Turn
 from games.rules import choose_rest_of_turn
 from games.services.bots import bot_account, bot_act
@@ -83,8 +84,7 @@ def test_the_bot_is_scheduled_after_commit_while_it_is_to_act(
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         match = services.match_create_vs_bot(user=person, level="club", turn_seconds=30)
     # The bot rolls automatically (its account's auto-roll) and its first step is scheduled.
-    names = [getattr(callback, "__qualname__", "") for callback in callbacks]
-    assert any("_schedule_bot" in name for name in names), names
+    assert _scheduled_bot_work(callbacks) == 1, callbacks
     match.refresh_from_db()
     game = match.games.get()
     assert game.white_seat == 1 and game.phase == "move"
@@ -92,7 +92,7 @@ def test_the_bot_is_scheduled_after_commit_while_it_is_to_act(
         bot_act(match_id=match.pk, version=match.version)
     match.refresh_from_db()
     assert match.games.get().steps  # one step played
-    assert any("_schedule_bot" in getattr(c, "__qualname__", "") for c in callbacks)
+    assert _scheduled_bot_work(callbacks) == 1
 
 
 def test_a_stale_bot_task_does_nothing(fixed_dice):
@@ -219,7 +219,12 @@ def test_accepting_the_bots_offers_from_several_tabs_at_once_starts_one_match(fi
 
 
 def _scheduled_bot_work(callbacks) -> int:
-    return sum("_schedule_bot" in getattr(callback, "__qualname__", "") for callback in callbacks)
+    """The bot tasks the captured after-commit work would schedule (games/effects.py)."""
+    return sum(
+        len(callback.effects.bot_turns)
+        for callback in callbacks
+        if isinstance(callback, AfterCommit)
+    )
 
 
 def test_offering_and_withdrawing_on_a_finished_bot_match_queues_no_bot_work(

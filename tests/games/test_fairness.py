@@ -13,13 +13,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import selectors, services
-from games.events import deferred_publishing
 from games.fairness import commitment, roll_pair, verify_export
 from games.models import Match
 from games.protocol import match_state
 from games.rules import choose_turn
 from games.services.state_rows import match_state_of
 from tests.factories import enable_totp, make_user
+from tests.match_channel import MatchChannel
 
 pytestmark = pytest.mark.django_db
 
@@ -31,6 +31,7 @@ class Witness:
     def __init__(self, client, admin_client, caplog, match_id: int) -> None:
         self.client, self.admin_client, self.caplog = client, admin_client, caplog
         self.match_id = match_id
+        self.channel = MatchChannel(match_id)
         self.texts: list[tuple[str, str]] = []
 
     def see(self, what: str, value) -> None:
@@ -72,11 +73,11 @@ class Witness:
 
 
 def run(witness: Witness, call, *args, **kwargs):
-    """A service call with its after-commit publishing caught, then a look at every page."""
-    with deferred_publishing() as sink:
-        result = call(*args, **kwargs)
-    for _match_id, events, _lobby in sink:
-        witness.see("event", events)
+    """A service call with what it published on the match's channel, then a look at every
+    page."""
+    result = call(*args, **kwargs)
+    for message in witness.channel.messages():
+        witness.see("event", message)
     witness.look()
     return result
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
+from config.redis_client import client
 from games import presence, services
-from games.events import deferred_publishing, match_channel, publish_async
+from games.events import match_channel
 from games.hub import hub
 from games.rules import Step
+from realtime.publisher import ChannelMessage, publish
 from tests.games.test_consumers import connect, next_of_type, next_skipping_acks
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,30 +43,41 @@ async def test_one_subscription_per_process_and_match_until_its_last_socket_leav
     assert match.pk not in hub().sockets
 
 
-def _roll_and_step_unpublished(fixed_dice, user, match_id: int, version: int) -> list:
-    """A roll and a step, committed, with their group messages held back (not published)."""
+def _roll_and_step(fixed_dice, user, match_id: int, version: int) -> None:
     fixed_dice(4, 2)
-    with deferred_publishing() as held:
-        services.game_roll(user=user, match_id=match_id, version=version)
-        services.game_step_play(user=user, match_id=match_id, version=version + 1,
-                                step=Step(24, 20, 4))  # fmt: skip
-    return held
+    services.game_roll(user=user, match_id=match_id, version=version)
+    services.game_step_play(user=user, match_id=match_id, version=version + 1,
+                            step=Step(24, 20, 4))  # fmt: skip
 
 
 async def test_events_out_of_order_make_a_snapshot_and_are_not_repeated(match_setup, fixed_dice):
     match, (white, white_cookie), _ = match_setup
     socket = await connect(match.pk, white_cookie)
     version = (await next_of_type(socket, "snapshot"))["version"]
-    (_, rolled, _), (_, stepped, _) = await sync_to_async(_roll_and_step_unpublished)(
-        fixed_dice, white, match.pk, version
-    )
+    # A roll and a step committed while this process's hub does not listen (as if they had been
+    # published before its subscription): they reach only this test's own subscription.
+    channel = match_channel(match.pk)
+    await hub().pubsub.unsubscribe(channel)
+    caught = client().pubsub(ignore_subscribe_messages=True)
+    await caught.subscribe(channel)
+    await sync_to_async(_roll_and_step)(fixed_dice, white, match.pk, version)
+    found: list[bytes] = []
+    for _ in range(50):  # presence may come too; a None is the subscribe confirmation skipped
+        message = await caught.get_message(timeout=1)
+        if message is not None and b'"match.events"' in message["data"]:
+            found.append(message["data"])
+        if len(found) == 2:
+            break
+    rolled, stepped = (ChannelMessage(channel, data) for data in found)
+    await caught.aclose()
+    await hub().pubsub.subscribe(channel)
     # The step's event arrives first: a gap. The socket gets a fresh snapshot instead...
-    await publish_async(match.pk, stepped)
+    publish([stepped])
     snapshot = await next_of_type(socket, "snapshot")
     assert snapshot["version"] == version + 2
     assert snapshot["state"]["game"]["dice"] == [4, 2]
     # ...and the late roll event is not sent on top of it; later events flow again.
-    await publish_async(match.pk, rolled)
+    publish([rolled])
     await socket.send_json_to({"type": "step", "id": "s", "version": version + 2,
                                "step": [20, 18, 2]})  # fmt: skip
     event = await next_skipping_acks(socket, "event")

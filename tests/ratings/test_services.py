@@ -9,11 +9,11 @@ import pytest
 from django.utils import timezone
 
 from games import services as game_services
-from games.events import deferred_publishing
 from ratings import elo
 from ratings.models import PeriodWins, Rating, RatingChange
 from ratings.services import period_starts, rating_apply_match, rating_revert_match
 from tests.factories import make_user
+from tests.match_channel import MatchChannel
 from tests.ratings.conftest import finished_match, play_rated
 from tests.threads import run_together
 
@@ -74,12 +74,13 @@ def test_resigning_or_leaving_applies_the_rating_once_and_tells_the_table(
     match = game_services.match_create(creator=anna, length=5)
     fixed_dice(6, 2)
     game_services.match_accept(user=boris, match_id=match.pk)
-    with deferred_publishing() as sink, django_capture_on_commit_callbacks(execute=True):
+    channel = MatchChannel(match.pk)
+    with django_capture_on_commit_callbacks(execute=True):
         game_services.match_resign(user=boris, match_id=match.pk, left_table=left_table)
     assert RatingChange.objects.filter(match=match).count() == 2
     # New players, equal ratings, 5 points: 4 · 5 · √5 · ½ = 22.3607.
     assert state(anna)[0] == Decimal("1522.3607")
-    [over] = [event for _, events, _ in sink for event in events if event["kind"] == "match_over"]
+    [over] = [event for event in channel.events() if event["kind"] == "match_over"]
     assert over["detail"]["rating_changes"] == [
         {"before": 1500, "after": 1522, "delta": 22},
         {"before": 1500, "after": 1478, "delta": -22},

@@ -1,0 +1,33 @@
+"""What a match command leaves for after its commit (games/effects.py): its events, whether the
+lobby changed, the new turn's deadline, the bot's next act. Read from the saved rows, nothing
+written; `Locked.save` hands the result to `games.effects.on_commit`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from games.effects import BotTurn, Deadline, Effects
+from games.models import Game, Match
+from games.services.bot_turns import bot_pause, bot_seat
+
+
+def command_effects(
+    *, match: Match, game: Game | None, events: list[dict[str, Any]], lobby_changed: bool,
+    turn: tuple[int, int] | None, turn_at_start: tuple[int, int] | None,
+    deadline_at_start: datetime | None, bot_levels: Mapping[int, str],
+) -> Effects:  # fmt: skip
+    """`turn` is the open turn now (game id, turn number), `*_at_start` as the command found
+    them; `bot_levels` the bots among the players, by user id."""
+    effects = Effects(events={match.pk: events} if events else {}, lobby_changed=lobby_changed)
+    deadline = game.turn_deadline if game is not None else None
+    # A new turn, or a new clock in the same turn (a cube offer or its answer): docs/rules.md,
+    # Platform rules, Timed play.
+    moved = (turn, deadline) != (turn_at_start, deadline_at_start)
+    if turn is not None and moved and deadline is not None:
+        effects.deadlines.append(Deadline(match.pk, *turn, deadline))
+    # A bot is to move or to offer a rematch: its task, after a human-like pause.
+    if bot_levels and bot_seat(match, game, bot_levels) is not None:
+        effects.bot_turns.append(BotTurn(match.pk, match.version, bot_pause(game)))
+    return effects
