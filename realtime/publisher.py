@@ -97,11 +97,12 @@ class _Outbox:
     async def _send_all(self) -> None:
         try:
             while self.pending:
-                for message in self.pending.popleft():
-                    try:
-                        await _send_async(message)
-                    except Exception:  # noqa: BLE001 - receivers resynchronise at the next version
-                        log.exception("publishing to %s failed", _address(message))
+                # Everything handed in meanwhile goes at once: the PUBLISHes in one pipeline, one
+                # round trip. One at a time, a saturated loop (one pass per await) would send
+                # fewer than the commands it runs, and the queue would grow.
+                batch = [message for messages in self.pending for message in messages]
+                self.pending.clear()
+                await _send_batch(batch)
         finally:
             self.sending = None
 
@@ -155,13 +156,30 @@ async def drained() -> None:
         await _outbox.drained()
 
 
-async def _send_async(message: Message) -> None:
-    if isinstance(message, GroupMessage):
-        await get_channel_layer().group_send(message.group, message.message)
-        return
+async def _send_batch(batch: list[Message]) -> None:
+    channel_messages = [message for message in batch if isinstance(message, ChannelMessage)]
+    if channel_messages:
+        try:
+            await _publish_all(channel_messages)
+        except Exception:  # noqa: BLE001 - receivers resynchronise at the next version
+            log.exception("publishing %d messages failed", len(channel_messages))
+    for message in batch:
+        if isinstance(message, GroupMessage):
+            try:
+                await get_channel_layer().group_send(message.group, message.message)
+            except Exception:  # noqa: BLE001 - one bad message must not stop the others
+                log.exception("publishing to %s failed", message.group)
+
+
+async def _publish_all(messages: list[ChannelMessage]) -> None:
+    """PUBLISH each, in order, in one pipeline; retried whole while Redis is briefly away (a
+    repeat is harmless, see above)."""
     for delay in retry_delays():
         try:
-            await client().publish(message.channel, message.data)
+            async with client().pipeline(transaction=False) as pipe:
+                for message in messages:
+                    pipe.publish(message.channel, message.data)
+                await pipe.execute()
             return
         except PUBLISH_RETRY_ERRORS:
             if delay is None:
@@ -181,7 +199,3 @@ def _send_blocking(message: Message) -> None:
             if delay is None:
                 raise
             time.sleep(delay)
-
-
-def _address(message: Message) -> str:
-    return message.group if isinstance(message, GroupMessage) else message.channel
