@@ -12,9 +12,10 @@ contact score, the pips, the head and the checkers still outside home. The coeff
 fitted on self-play games by ``bench/fit_equity.py`` (its seed and command are in
 equity_params.py) and their calibration on held-out games is printed by
 ``bench/equity_calibration.py``. After the logistic, a monotone piecewise-linear map fitted on
-the same training games (``WIN_MAP``) corrects what the logistic's shape cannot (Platt scaling
-followed by binned recalibration; Zadrozny and Elkan, "Transforming classifier scores into
-accurate multiclass probability estimates", KDD 2002).
+self-play games disjoint from both the training and the held-out ones (``WIN_MAP``) corrects
+what the logistic's shape cannot (Platt scaling followed by isotonic binned recalibration;
+Zadrozny and Elkan, "Transforming classifier scores into accurate multiclass probability
+estimates", KDD 2002).
 
 Pure: no Django, no clock, no randomness.
 """
@@ -28,7 +29,7 @@ from operator import mul
 
 from .board import CHECKERS_PER_SIDE, WHITE, Board, Side
 from .equity_params import LOSE_MARS, WIN, WIN_MAP, WIN_MARS
-from .evaluation import _counts, _in_race, _race_terms, _side_terms
+from .evaluation import evaluate_counts, in_race, side_counts
 
 HOME_TOP = 6
 # Being on roll is worth about half an average Long Nardy roll (8 1/6 pips; cube_advice.py).
@@ -66,7 +67,7 @@ Features = tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]
 def features(board: Board, side: Side) -> Features:
     """The three models' feature vectors (win, win with mars, lose with mars) for ``side`` on
     roll; the mars vectors are empty when that mars is no longer possible (a checker is off)."""
-    white, black = _counts(board)
+    white, black = side_counts(board)
     mine, theirs = (white, black) if side == WHITE else (black, white)
     return _features(mine, theirs, sum(mine), sum(theirs))
 
@@ -74,11 +75,8 @@ def features(board: Board, side: Side) -> Features:
 def _features(mine: list[int], theirs: list[int], my_on: int, their_on: int) -> Features:
     my_pips = sum(map(mul, _POINT_NUMBERS, mine))
     their_pips = sum(map(mul, _POINT_NUMBERS, theirs))
-    race = _in_race(mine, theirs)
-    if race:
-        static = _race_terms(mine) - _race_terms(theirs)
-    else:
-        static = _side_terms(mine, theirs) - _side_terms(theirs, mine)
+    race = in_race(mine, theirs)
+    static = evaluate_counts(mine, theirs)
     spread = math.sqrt(my_pips + their_pips + 1.0)
     lead = their_pips - my_pips + ON_ROLL_PIPS
     contact = 0.0 if race else 1.0
@@ -140,7 +138,7 @@ def recalibrate(probability: float, table: tuple[tuple[float, float], ...]) -> f
 def estimate(board: Board, side: Side) -> Estimate:
     """Calibrated chances for ``side``, on roll and about to roll, in ``board``; a finished game
     is scored exactly."""
-    white, black = _counts(board)
+    white, black = side_counts(board)
     mine, theirs = (white, black) if side == WHITE else (black, white)
     my_on, their_on = sum(mine), sum(theirs)
     if my_on == 0 or their_on == 0:  # the game is over: oin 1, mars 2 (scoring.py)

@@ -57,8 +57,10 @@ _POINTS_DOWN = tuple(range(POINTS, 0, -1))
 _POINTS_UP = tuple(range(1, POINTS + 1))
 
 
-def _counts(board: Board) -> tuple[list[int], list[int]]:
-    """Each side's checkers by its own point number (entry 0 unused): (White, Black)."""
+def side_counts(board: Board) -> tuple[list[int], list[int]]:
+    """Each side's checkers by its own point number (entry 0 unused): (White, Black), in one
+    pass over the board (docs/rules.md, "Board, numbering and notation"). Public for the
+    calibrated equity (equity.py), whose features are built on the same counts."""
     white = [0] * (POINTS + 1)
     black = [0] * (POINTS + 1)
     for index, value in enumerate(board):
@@ -106,7 +108,7 @@ def _side_terms(mine: list[int], theirs: list[int]) -> float:
     return score
 
 
-def _in_race(white: list[int], black: list[int]) -> bool:
+def in_race(white: list[int], black: list[int]) -> bool:
     """No checker has to pass an opposing one any more: every checker of both sides is on its
     own points 1..12 (then White's are on Black's 13..24 and the paths never meet again)."""
     return not any(white[13:]) and not any(black[13:])
@@ -124,10 +126,16 @@ def _race_terms(mine: list[int]) -> float:
     )
 
 
-def evaluate(board: Board, side: Side) -> float:
-    """How good ``board`` is for ``side`` (higher is better, symmetric between the sides)."""
-    white, black = _counts(board)
-    mine, theirs = (white, black) if side == WHITE else (black, white)
-    if _in_race(mine, theirs):
+def evaluate_counts(mine: list[int], theirs: list[int]) -> float:
+    """``evaluate`` from own-numbered counts (``side_counts``): the race terms once no checker
+    has to pass an opposing one (``in_race``), the contact terms before. Public for the
+    calibrated equity (equity.py), which uses this score as one of its features."""
+    if in_race(mine, theirs):
         return _race_terms(mine) - _race_terms(theirs)
     return _side_terms(mine, theirs) - _side_terms(theirs, mine)
+
+
+def evaluate(board: Board, side: Side) -> float:
+    """How good ``board`` is for ``side`` (higher is better, symmetric between the sides)."""
+    white, black = side_counts(board)
+    return evaluate_counts(white, black) if side == WHITE else evaluate_counts(black, white)
