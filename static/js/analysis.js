@@ -2,7 +2,7 @@
 // analysis, shows its progress (polled), then each turn's mark beside the notation, the best
 // move's arrows on the board, a clickable graph of White's winning chances and each side's
 // totals. It follows the replay (static/js/replay.js) through its `replay:render` events.
-import { FIELD_BOTTOM, GEOMETRY as G, layoutIndex } from "./board_geometry.js";
+import { cursorX, graphLayout, H, indexTurns, keyCentre, markLabel, signed, W } from "./analysis_graph.js";
 import { stepsToMoves } from "./points.js";
 import { readStrings, translator } from "./strings.js";
 
@@ -15,39 +15,12 @@ const DEFAULT_STRINGS = {
   turn_loss: "Equity played {played}, best {best}, lost {loss}", forced: "Forced: no choice",
   graph_label: "Game {game}, turn {turn}: White",
 };
-const SYMBOL = { doubtful: "?!", mistake: "?", blunder: "??" };
-// Graph size in SVG user units (it scales with the panel).
-const W = 300;
-const H = 120;
 
 function svgEl(name, attrs, parent) {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
   if (parent) parent.appendChild(node);
   return node;
-}
-
-/** Numbers shown with a fixed dot and sign, never localised (README, "How code is shaped here"). */
-export function signed(value) {
-  return `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(3)}`;
-}
-
-/** The turns of the report by "game:number", and the match's turns in order for the graph. */
-export function indexTurns(result) {
-  const byKey = new Map();
-  for (const turn of result.turns) byKey.set(`${turn.game}:${turn.number}`, turn);
-  return byKey;
-}
-
-/** Centre of a board key (index or "off") for the viewer, where an arrow starts or ends. */
-function keyCentre(orientation, key, mover) {
-  if (key === "off") {
-    const near = mover === orientation;
-    return { x: G.trayLeft + G.trayWidth / 2, y: near ? FIELD_BOTTOM - 40 : G.fieldTop + 40 };
-  }
-  const place = layoutIndex(orientation, key);
-  const y = place.row === "top" ? G.fieldTop + G.pointHeight * 0.55 : FIELD_BOTTOM - G.pointHeight * 0.55;
-  return { x: place.x, y };
 }
 
 class AnalysisPanel {
@@ -142,15 +115,11 @@ class AnalysisPanel {
     svgEl("rect", { x: 0, y: 0, width: W, height: H, class: "chart-frame" }, svg);
     svgEl("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "chart-half" }, svg);
     if (!turns.length) return;
-    const step = W / Math.max(turns.length, 1);
-    const x = (i) => (i + 0.5) * step;
-    const y = (chance) => H - chance * H;
-    const points = turns.map((turn, i) => `${x(i).toFixed(1)},${y(turn.white_wins).toFixed(1)}`);
-    svgEl("polyline", { points: points.join(" "), class: "chart-line", fill: "none" }, svg);
+    const layout = graphLayout(turns);
+    svgEl("polyline", { points: layout.points, class: "chart-line", fill: "none" }, svg);
     turns.forEach((turn, i) => {
       const bar = svgEl("rect", {
-        x: (i * step).toFixed(2), y: 0, width: step.toFixed(2), height: H,
-        class: `chart-turn${turn.mark ? ` mark-${turn.mark}` : ""}`,
+        x: layout.bars[i].x, y: 0, width: layout.bars[i].width, height: H, class: layout.bars[i].className,
         "data-game": turn.game, "data-turn": turn.number, tabindex: 0,
       }, svg);
       const title = svgEl("title", {}, bar);
@@ -158,10 +127,10 @@ class AnalysisPanel {
       const jump = () => this.jump(turn);
       bar.addEventListener("click", jump);
       bar.addEventListener("keydown", (event) => { if (event.key === "Enter") jump(); });
-      if (turn.mark) svgEl("circle", { cx: x(i).toFixed(1), cy: y(turn.white_wins).toFixed(1), r: 3, class: `chart-dot mark-${turn.mark}` }, svg);
     });
+    for (const dot of layout.dots) svgEl("circle", { cx: dot.cx, cy: dot.cy, r: 3, class: `chart-dot mark-${dot.mark}` }, svg);
     this.cursor = svgEl("line", { x1: 0, y1: 0, x2: 0, y2: H, class: "chart-cursor", visibility: "hidden" }, svg);
-    this.step = step;
+    this.step = layout.step;
   }
 
   jump(turn) {
@@ -180,11 +149,12 @@ class AnalysisPanel {
     for (const li of this.replayRoot.querySelectorAll("#moves li[data-k]")) {
       const k = Number(li.dataset.k);
       const turn = k > 0 ? this.turns.get(`${game.number}:${game.turns[k - 1].number}`) : null;
-      if (!turn || !turn.mark || li.querySelector(".analysis-mark")) continue;
+      const label = markLabel(turn, this.t);
+      if (!label || li.querySelector(".analysis-mark")) continue;
       const mark = document.createElement("span");
       mark.className = `analysis-mark mark-${turn.mark}`;
-      mark.textContent = ` ${SYMBOL[turn.mark]}`;
-      mark.title = `${this.t(turn.mark)} (${signed(-turn.loss)})`;
+      mark.textContent = ` ${label.symbol}`;
+      mark.title = label.title;
       li.dataset.mark = turn.mark;
       li.appendChild(mark);
     }
@@ -202,10 +172,10 @@ class AnalysisPanel {
     best.setAttribute("aria-pressed", String(this.showBest && !best.disabled));
     const index = turn ? this.result.turns.indexOf(turn) : -1;
     if (this.cursor) {
-      this.cursor.setAttribute("visibility", index >= 0 ? "visible" : "hidden");
-      const at = ((index + 0.5) * this.step).toFixed(1);
-      this.cursor.setAttribute("x1", at);
-      this.cursor.setAttribute("x2", at);
+      const at = cursorX(index, this.step);
+      this.cursor.setAttribute("visibility", at === null ? "hidden" : "visible");
+      this.cursor.setAttribute("x1", at ?? "0");
+      this.cursor.setAttribute("x2", at ?? "0");
     }
     if (this.showBest && turn && turn.best_steps) this.drawBest(app, game, shown, turn);
   }
