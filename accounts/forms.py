@@ -15,4 +15,4 @@ class PreferencesForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["language", "auto_roll", "play_forced", "sounds_muted"]
+        fields = ["language", "auto_roll", "play_forced", "confirm_turn", "sounds_muted"]

@@ -34,6 +34,14 @@ class User(AbstractUser):
         db_default=False,
         help_text=_("When the roll leaves exactly one legal turn, play it at once."),
     )
+    # After the last step the turn waits for Confirm or Undo (docs/protocol.md, "confirm"). On for
+    # players who join from now on; the players who were here keep the turn ending by itself.
+    confirm_turn = models.BooleanField(
+        _("confirm my turn"),
+        default=True,
+        db_default=True,
+        help_text=_("After my last step, wait for Confirm (or Undo) before the turn passes."),
+    )
     # The match page's sounds, muted or not, remembered for the player on any device.
     sounds_muted = models.BooleanField(_("mute sounds"), default=False, db_default=False)
     # Bots play as real accounts; they never appear on the leaderboards (beating one ranks nothing).

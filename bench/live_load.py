@@ -115,7 +115,10 @@ def _setup_matches(
     users = []
     for index in range(2 * count):
         name = f"{prefix}{index}"
-        user = User(username=name, email=f"{name}@bench.invalid", auto_roll=auto_roll)
+        # Programs play these turns: each ends with its last step ("confirm my turn" off).
+        user = User(
+            username=name, email=f"{name}@bench.invalid", auto_roll=auto_roll, confirm_turn=False
+        )
         user.set_unusable_password()  # no password hashing: 1,000 users in seconds
         users.append(user)
     with transaction.atomic():
@@ -154,7 +157,9 @@ def _make_user(username: str, password: str) -> dict:
 
     from accounts.models import User
 
-    user = User.objects.create_user(username, f"{username}@bench.invalid", password)
+    user = User.objects.create_user(
+        username, f"{username}@bench.invalid", password, confirm_turn=False
+    )
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     return {"id": user.pk}
 

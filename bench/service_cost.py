@@ -64,7 +64,8 @@ def measure(arguments: argparse.Namespace) -> int:
     rng = random.Random(arguments.seed)
     prefix = f"cost{secrets.token_hex(3)}_"
     User.objects.bulk_create(
-        [User(username=f"{prefix}{i}", email=f"{prefix}{i}@bench.invalid", auto_roll=False)
+        [User(username=f"{prefix}{i}", email=f"{prefix}{i}@bench.invalid", auto_roll=False,
+              confirm_turn=False)
          for i in range(2 * arguments.matches)]
     )  # fmt: skip
     users = list(User.objects.filter(username__startswith=prefix).order_by("pk"))

@@ -62,8 +62,13 @@ def create_matches(
 
     deadlines: dict[int, float] = {}
     for index in range(count):
-        white = User.objects.create_user(f"{tag}w{index}", f"{tag}w{index}@bench.invalid", None)
-        black = User.objects.create_user(f"{tag}b{index}", f"{tag}b{index}@bench.invalid", None)
+        # Turns end with their last step, or the server's ("confirm my turn" off).
+        white = User.objects.create_user(
+            f"{tag}w{index}", f"{tag}w{index}@bench.invalid", None, confirm_turn=False
+        )
+        black = User.objects.create_user(
+            f"{tag}b{index}", f"{tag}b{index}@bench.invalid", None, confirm_turn=False
+        )
         EmailAddress.objects.bulk_create(
             [
                 EmailAddress(user=u, email=u.email, verified=True, primary=True)

@@ -347,6 +347,9 @@ _PLAYER_SERVICES: dict[type[Command], Any] = {
     commands.Undo: lambda command, **player: services.game_turn_undo(
         **player, version=command.version
     ),
+    commands.Confirm: lambda command, **player: services.game_turn_confirm(
+        **player, version=command.version
+    ),
     commands.Double: lambda command, **player: services.game_cube_double(
         **player, version=command.version
     ),

@@ -17,6 +17,8 @@ def make_user(
 
     number = next(_counter)
     username = username or f"player{number}"
+    # Tests play turns to their end unless they ask for "confirm my turn" (on for new players).
+    extra.setdefault("confirm_turn", False)
     user = User.objects.create_user(
         username=username, email=f"{username}@example.com", password=password, **extra
     )

@@ -88,6 +88,12 @@ class Undo(Versioned):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Confirm(Versioned):
+    type: ClassVar[str] = "confirm"
+    answered_by_events: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, kw_only=True)
 class Double(Versioned):
     type: ClassVar[str] = "double"
 

@@ -20,7 +20,7 @@ from games.rules import (
 )
 from games.rules.clock import read_clock
 from games.rules.cube import raised_value
-from games.rules.match import MatchState, OpeningRoll
+from games.rules.match import MatchState, OpeningRoll, awaiting_confirm
 from games.rules.ruleset import OPTION_VALUES
 from ratings.models import NEW_PLAYER, ShownRating
 
@@ -149,6 +149,7 @@ def game_state(state: MatchState, now: datetime) -> dict[str, Any] | None:
     legal: list[WireStep] = []
     combined: list[list[WireStep]] = []
     dice_left: list[int] = []
+    awaiting = awaiting_confirm(state)
     if turn is not None:
         legal = [step_to_wire(step) for step in legal_next_steps(turn)]
         combined = [[step_to_wire(step) for step in path] for path in combined_moves(turn)]
@@ -169,8 +170,10 @@ def game_state(state: MatchState, now: datetime) -> dict[str, Any] | None:
             state.rules.undo_allowed
             and turn is not None
             and game.steps
-            and not is_turn_complete(turn)
+            and (awaiting or not is_turn_complete(turn))
         ),
+        # The whole turn is played and waits for `confirm` or an undo ("confirm my turn").
+        "awaiting_confirm": awaiting,
         "opening": opening_state(game.opening),
         "borne_off": {"w": borne_off(board, "w"), "b": borne_off(board, "b")},
         "pips": {"w": pip_count(board, "w"), "b": pip_count(board, "b")},

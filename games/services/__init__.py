@@ -45,6 +45,7 @@ from games.services.play import (
     game_cube_take,
     game_roll,
     game_step_play,
+    game_turn_confirm,
     game_turn_undo,
 )
 from games.services.rematch import match_rematch_decline, match_rematch_offer
@@ -63,6 +64,7 @@ __all__ = [
     "game_deadlines_due",
     "game_roll",
     "game_step_play",
+    "game_turn_confirm",
     "game_turn_undo",
     "match_abort",
     "match_accept",

@@ -77,6 +77,7 @@ class Locked:
     ratings: dict[int, ShownRating] = field(default_factory=dict)
     auto_roll: set[int] = field(default_factory=set)  # user ids
     play_forced: set[int] = field(default_factory=set)  # user ids: "play forced turns for me"
+    confirm_turn: set[int] = field(default_factory=set)  # user ids: "confirm my turn" (people)
     inactive: set[int] = field(default_factory=set)  # players whose account is deactivated
     bot_levels: dict[int, str] = field(default_factory=dict)  # user id -> level, bots only
     events: list[dict[str, Any]] = field(default_factory=list)
@@ -101,11 +102,13 @@ class Locked:
 
     def note_player(
         self, user_id: int, username: str, auto_roll: bool, rating: ShownRating, is_active: bool,
-        bot_level: str = "", play_forced: bool = False,
+        bot_level: str = "", play_forced: bool = False, confirm_turn: bool = False,
     ) -> None:  # fmt: skip
         self.usernames[user_id] = username
         if bot_level:
             self.bot_levels[user_id] = bot_level
+        elif confirm_turn:  # the computer never waits for itself
+            self.confirm_turn.add(user_id)
         if play_forced:
             self.play_forced.add(user_id)
         if not is_active:
@@ -140,6 +143,10 @@ class Locked:
 
     def forced_seats(self) -> frozenset[int]:
         return frozenset(seat for seat in (0, 1) if self.match.player_id(seat) in self.play_forced)
+
+    def confirm_seats(self) -> frozenset[int]:
+        """The seats whose turns wait for `confirm` after the last step ("confirm my turn")."""
+        return frozenset(seat for seat in (0, 1) if self.match.player_id(seat) in self.confirm_turn)
 
     def automation(self) -> dict[str, frozenset[int]]:
         """The players' standing choices the engine acts on: roll for me, play forced turns."""
@@ -286,7 +293,7 @@ def locked(match_id: int) -> Locked:
         context.note_player(
             player.id, player.username, player.auto_roll,
             ShownRating.of(player.rating, player.experience), player.is_active, player.bot_level,
-            player.play_forced,
+            player.play_forced, player.confirm_turn,
         )  # fmt: skip
     context.match_sent = context.match_section()
     return context

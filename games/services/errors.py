@@ -17,6 +17,7 @@ _MESSAGES = {
     "not_rolled": _("Roll the dice first."),
     "undo_not_allowed": _("In this rule set every step is final."),
     "nothing_to_undo": _("There is no step to take back."),
+    "turn_not_complete": _("Play every step of the turn first, then confirm it."),
     "cube_not_allowed": _("This match is played without the doubling cube."),
     "cube_offered": _("A double is offered and awaits an answer."),
     "crawford_game": _("No doubling in the Crawford game."),

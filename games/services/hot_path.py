@@ -40,6 +40,7 @@ class Player:
     is_active: bool
     bot_level: str  # empty for a person
     play_forced: bool
+    confirm_turn: bool
 
 
 def _quote(name: str) -> str:
@@ -64,7 +65,7 @@ def _statements() -> tuple[str, str]:
             f"{alias}.id, {alias}.{_quote('username')}, {alias}.{_quote('auto_roll')}, "
             f"{alias}r.{_quote('value')}, {alias}r.{_quote('experience')}, "
             f"{alias}.{_quote('is_active')}, {alias}.{_quote('bot_level')}, "
-            f"{alias}.{_quote('play_forced')}"
+            f"{alias}.{_quote('play_forced')}, {alias}.{_quote('confirm_turn')}"
         )
         joins.append(
             f"LEFT JOIN {user_table} {alias} ON {alias}.id = m.{seat_column} "

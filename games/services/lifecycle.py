@@ -222,7 +222,7 @@ def match_accept(
         # The accepting player's own instance is left as it came (no rating cached on it).
         context.note_player(
             user.pk, user.username, user.auto_roll, rating, True,
-            user.bot_level, user.play_forced,
+            user.bot_level, user.play_forced, user.confirm_turn,
         )  # fmt: skip
         context.run(lambda state: engine.accept(state, candidate=candidate, now=context.now))
         begin_first_game(context)

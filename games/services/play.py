@@ -57,9 +57,24 @@ def game_step_play(*, user, match_id: int, version: int | None, step: Step) -> M
         context.run(
             lambda state: engine.step(
                 state, seat=seat, step=step, dice=context.dice, now=context.now,
-                **context.automation(),
+                confirm=context.confirm_seats(), **context.automation(),
             )
         )  # fmt: skip
+        context.save()
+    return context.match
+
+
+def game_turn_confirm(*, user, match_id: int, version: int | None) -> Match:
+    """Confirm the whole turn played ("confirm my turn"): it passes as a last step would have
+    passed it. Locks the match row; a turn not complete is refused and nothing changes."""
+    with transaction.atomic():
+        context = locked(match_id)
+        seat = _seat_at_version(context, user, version)
+        context.run(
+            lambda state: engine.confirm(
+                state, seat=seat, dice=context.dice, now=context.now, **context.automation()
+            )
+        )
         context.save()
     return context.match
 

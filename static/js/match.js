@@ -59,6 +59,8 @@ export class MatchApp {
       roll: () => this.session.roll(),
       canRoll: () => this.session.canRoll(),
       undo: () => this.session.undo(),
+      confirm: () => this.session.confirm(),
+      canConfirm: () => this.session.canConfirm(),
       double: () => this.session.cube("double"),
       take: () => this.session.cube("take"),
       drop: () => {

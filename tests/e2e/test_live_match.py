@@ -57,7 +57,13 @@ def play_one_action(page) -> bool:
     app = page.locator("#match-app")
     version = app.get_attribute("data-version")
     roll = page.locator("#roll-button")
-    if roll.is_visible() and roll.is_enabled():
+    confirm = page.locator("#confirm-button")
+    if confirm.is_visible() and confirm.is_enabled():  # "confirm my turn" (new players: guests)
+        try:
+            confirm.click(timeout=5_000)
+        except PlaywrightTimeout:
+            return False
+    elif roll.is_visible() and roll.is_enabled():
         try:
             # The state may change between the look and the click (an event redraws the controls):
             # the caller's loop looks again; a page that never offers its roll again fails the

@@ -132,7 +132,7 @@ def test_the_pages_list_of_commands_settled_by_events_is_the_registrys():
     registered = {
         entry.command.type for entry in MATCH_COMMANDS if entry.command.answered_by_events
     }
-    assert in_script == registered == {"roll", "step", "undo"}
+    assert in_script == registered == {"roll", "step", "undo", "confirm"}
     assert all(MATCH_COMMANDS.parse({"type": kind, **VALID})[0].versioned() for kind in registered)
 
 

@@ -38,8 +38,8 @@ def test_lock_and_load_loads_what_the_orm_loads(active_match, players, fixed_dic
     assert game.steps == [] and game.dice == [5, 3] and game.opening_ties == []
     assert game.match is match
     assert loaded_players == [
-        Player(creator.pk, creator.username, False, None, None, True, "", False),
-        Player(opponent.pk, opponent.username, True, 1612, 57, True, "", False),
+        Player(creator.pk, creator.username, False, None, None, True, "", False, False),
+        Player(opponent.pk, opponent.username, True, 1612, 57, True, "", False, False),
     ]
 
 

@@ -195,7 +195,8 @@ def slow_site(sites):
 
 def test_hostile_frames_change_nothing_and_every_socket_lives(slow_site, client):
     site = slow_site
-    white, black = make_user("fuzz_w"), make_user("fuzz_b")
+    # "Confirm my turn" on: a hostile `confirm` meets turns waiting for it and turns that are not.
+    white, black = make_user("fuzz_w", confirm_turn=True), make_user("fuzz_b", confirm_turn=True)
     # Untimed: no server move may change the match while the frames are sent. With the cube,
     # so hostile doubles, takes and drops meet a match where they can happen.
     match = services.match_create(

@@ -138,3 +138,36 @@ test("the session flies the opponent's steps and not the viewer's own", () => {
   assert.deepEqual(s.takeFlights(), [{ side: "b", from: 11, to: 7 }]);
   assert.deepEqual(s.takeFlights(), []); // taken once
 });
+
+test("confirm my turn: a whole turn waiting offers Confirm and Undo, Enter or Space confirm", async () => {
+  const { buttonStates, shortcut } = await import("../../static/js/match/controls.js");
+  const { statusText } = await import("../../static/js/match/strings.js");
+  const t = translator(DEFAULT_STRINGS);
+  const WebSocketImpl = fakeWebSocketClass();
+  const s = new MatchSession({
+    url: "ws://test/ws/matches/42/", t, WebSocketImpl, timers: new FakeTimers(), random: () => 0.5,
+  });
+  s.connect();
+  const ws = WebSocketImpl.last();
+  ws.open();
+  const snapshot = scenarioSnapshot("white_move");
+  Object.assign(snapshot.state.game, {
+    steps: [[24, 19, 5], [19, 16, 3]], dice_left: [], legal_steps: [], can_undo: true, awaiting_confirm: true,
+  });
+  ws.push(snapshot);
+  assert.ok(s.model.awaitingConfirm() && s.canConfirm());
+  const shown = buttonStates(s.model, t, { pending: false, live: true }).buttons;
+  assert.ok(shown["confirm-button"].visible && shown["undo-button"].visible);
+  assert.equal(statusText(s.model, t), "Your turn — confirm (Enter) or undo");
+  assert.equal(shortcut({ key: "Enter" }, true), "confirm");
+  assert.equal(shortcut({ key: " ", code: "Space" }, true), "confirm");
+  assert.equal(shortcut({ key: "Enter" }, false), null);
+  s.confirm();
+  assert.deepEqual(ws.sent.at(-1), { type: "confirm", id: ws.sent.at(-1).id, version: 12 });
+  s.confirm(); // in flight: not sent twice
+  assert.equal(ws.sent.filter((m) => m.type === "confirm").length, 1);
+  // A spectator, or a turn not waiting: nothing to confirm.
+  snapshot.you = { user: null, seat: null, side: null };
+  ws.push({ ...snapshot, version: 13 });
+  assert.equal(s.model.awaitingConfirm(), false);
+});

@@ -38,7 +38,9 @@ from .events import (
     replay,
 )
 from .operations import (
+    awaiting_confirm,
     begin,
+    confirm,
     forced_turn,
     require_mover,
     roll,
@@ -121,9 +123,11 @@ __all__ = [
     "abort_before_start",
     "apply_event",
     "ban",
+    "awaiting_confirm",
     "begin",
     "cancel",
     "claim_abandoned",
+    "confirm",
     "double",
     "drop",
     "forced_turn",

@@ -60,6 +60,9 @@ class Run:
     dice: DiceSource
     auto_roll: frozenset[int]
     forced: frozenset[int] = frozenset()  # seats whose forced turns the server plays at once
+    # Seats that confirm their turns ("confirm my turn"): after the last step the turn waits for
+    # `confirm` or an undo (docs/protocol.md, "confirm"); a step the server plays never waits.
+    confirm: frozenset[int] = frozenset()
     events: list[Event] = field(default_factory=list)
     rolls: int = 0
 
@@ -152,7 +155,7 @@ def _play_forced_turn(run: Run) -> None:
     steps = forced_turn(run.state)
     if steps:
         for chosen in steps:
-            _play_step(run, chosen, by_server=False)
+            _play_step(run, chosen, by_server=False, confirmable=False)
 
 
 def maybe_auto_roll(run: Run) -> None:
@@ -167,13 +170,25 @@ def maybe_auto_roll(run: Run) -> None:
         _set_dice(run, *_draw_next(run), by_server=False)
 
 
-def _play_step(run: Run, step: Step, *, by_server: bool) -> None:
+def _play_step(run: Run, step: Step, *, by_server: bool, confirmable: bool = True) -> None:
     turn = run.state.turn_state()
     assert turn is not None
+    seat = run.game.mover_seat
     after = play_step(turn, step)  # IllegalMove says why a step is refused
     run.emit(Stepped(side=turn.side, step=step, at=run.now))
     if is_turn_complete(after):
+        if confirmable and not by_server and seat in run.confirm:
+            return  # the mover confirms (or undoes) first; the turn clock keeps running
         _end_turn(run, by_server=by_server)
+
+
+def awaiting_confirm(state: MatchState) -> bool:
+    """Whether the mover has played a whole turn that waits for `confirm` (or an undo)."""
+    game = state.game
+    if state.status != "active" or game is None or game.phase != "move" or not game.steps:
+        return False
+    turn = state.turn_state()
+    return turn is not None and is_turn_complete(turn)
 
 
 def _end_turn(run: Run, *, by_server: bool) -> None:
@@ -278,12 +293,28 @@ def roll(
 def step(
     state: MatchState, *, seat: int, step: Step, dice: DiceSource, now: datetime,
     auto_roll: frozenset[int] = frozenset(), forced: frozenset[int] = frozenset(),
+    confirm: frozenset[int] = frozenset(),
 ) -> tuple[MatchState, list[Event]]:  # fmt: skip
-    """One step of the mover's turn; after the last possible one the turn passes by itself
-    (``dice`` serves the next mover's automatic roll)."""
+    """One step of the mover's turn; after the last possible one the turn passes by itself,
+    or, for a seat in ``confirm``, waits for `confirm` (``dice`` serves the next mover's automatic
+    roll)."""
     _require_turn(state, seat, "move")
-    run = Run(state, now, dice, auto_roll, forced)
+    run = Run(state, now, dice, auto_roll, forced, confirm)
     _play_step(run, step, by_server=False)
+    return run.result()
+
+
+def confirm(
+    state: MatchState, *, seat: int, dice: DiceSource, now: datetime,
+    auto_roll: frozenset[int] = frozenset(), forced: frozenset[int] = frozenset(),
+) -> tuple[MatchState, list[Event]]:  # fmt: skip
+    """The mover confirms the whole turn played ("confirm my turn"): it ends as a last step
+    would have ended it."""
+    _require_turn(state, seat, "move")
+    if not awaiting_confirm(state):
+        raise MatchRuleError("turn_not_complete", "the turn is not complete: play every step first")
+    run = Run(state, now, dice, auto_roll, forced)
+    _end_turn(run, by_server=False)
     return run.result()
 
 
@@ -316,6 +347,11 @@ def timeout(
         raise MatchRuleError("not_timed_out", "the turn has time left")
     run = Run(state, now, dice, auto_roll, forced)
     seat = game.clock_seat
+    if awaiting_confirm(state):
+        # The whole turn is played and only the confirmation is missing: time running out
+        # confirms it (docs/protocol.md, "confirm"); no timeout is counted, nothing is lost.
+        _end_turn(run, by_server=False)
+        return run.result()
     if state.clock.expiry_loses:
         run.emit(MatchOver(winner_seat=1 - seat, reason="time", at=now))  # type: ignore[arg-type]
         return run.result()

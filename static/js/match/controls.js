@@ -22,6 +22,7 @@ export function buttonStates(model, t, { pending, live, flipped }) {
     "double-button": { visible: player && active && myTurn && !!cube && !!cube.may_double, enabled: !pending },
     "take-button": { visible: answering, enabled: !pending },
     "drop-button": { visible: answering, enabled: !pending },
+    "confirm-button": { visible: player && active && model.awaitingConfirm(), enabled: !pending },
     "undo-button": {
       visible: player && active && myTurn && !!g && g.phase === "move" && !!g.can_undo && (g.steps || []).length > 0,
       enabled: !pending,
@@ -57,16 +58,20 @@ export function showButtons(root, { buttons, note, replay }) {
   if (link) link.hidden = !(replay && link.getAttribute("href"));
 }
 
-/** The page's keyboard shortcuts: Space or R rolls, U or Backspace undoes. */
-export function shortcut(e) {
+/**
+ * The page's keyboard shortcuts: Space or R rolls, U or Backspace undoes; Enter or Space confirms
+ * a turn waiting for it (`confirming`).
+ */
+export function shortcut(e, confirming = false) {
+  if (confirming && (e.key === "Enter" || e.code === "Space" || e.key === " ")) return "confirm";
   if (e.code === "Space" || e.key === " " || e.key === "r" || e.key === "R") return "roll";
   if (e.key === "u" || e.key === "U" || e.key === "Backspace") return "undo";
   return null;
 }
 
 /**
- * actions: {roll, undo, double, take, drop, abort, resign, rematch, decline, flip, claim,
- * wait, toggleSound, notifications, canRoll}. The space bar rolls
+ * actions: {roll, undo, confirm, double, take, drop, abort, resign, rematch, decline, flip, claim,
+ * wait, toggleSound, notifications, canRoll, canConfirm}. The space bar rolls
  * (the roll button's title says so) unless the focus is in a field or on another button.
  */
 export function bindControls(root, actions) {
@@ -76,6 +81,7 @@ export function bindControls(root, actions) {
   };
   on("roll-button", actions.roll);
   on("undo-button", actions.undo);
+  on("confirm-button", actions.confirm);
   on("double-button", actions.double);
   on("take-button", actions.take);
   on("drop-button", actions.drop);
@@ -91,8 +97,13 @@ export function bindControls(root, actions) {
   root.ownerDocument.addEventListener("keydown", (e) => {
     const tag = (e.target && e.target.tagName) || "";
     if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) || e.ctrlKey || e.metaKey || e.altKey) return;
-    const key = shortcut(e);
-    if (key === "roll") {
+    const key = shortcut(e, !!(actions.canConfirm && actions.canConfirm()));
+    if (key === "confirm") {
+      // A focused button's Enter or Space is that button's (Undo stays Undo).
+      if (tag === "BUTTON" && e.target.id !== "confirm-button") return;
+      e.preventDefault();
+      actions.confirm();
+    } else if (key === "roll") {
       if (tag === "BUTTON" && e.target.id !== "roll-button" && e.key === " ") return;
       if (actions.canRoll()) {
         e.preventDefault();

@@ -177,6 +177,17 @@ export class MatchSession {
     this.on.draw();
   }
 
+  canConfirm() {
+    return !this.socket.pending && this.connection === "open" && this.model.awaitingConfirm();
+  }
+
+  /** End the whole turn played ("confirm my turn", protocol.md "confirm"). */
+  confirm() {
+    if (!this.canConfirm()) return;
+    this.socket.versioned("confirm");
+    this.on.draw();
+  }
+
   undo() {
     if (this.socket.pending || !this.model.isMyTurn()) return;
     this.socket.versioned("undo");

@@ -13,7 +13,7 @@ export const FINAL_CLOSE_CODES = Object.freeze({
 // Commands a versioned event answers: the server's new state settles them, whatever the ack says
 // (the registry's `answered_by_events`, games/protocol/commands.py; checked by
 // tests/games/test_command_registry.py).
-const ANSWERED_BY_EVENTS = new Set(["step", "roll", "undo"]);
+const ANSWERED_BY_EVENTS = new Set(["step", "roll", "undo", "confirm"]);
 
 export const PENDING_TIMEOUT_MS = 10000;
 // A refused snapshot request (the server allows a socket 20 a minute) is asked again after this.

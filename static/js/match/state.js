@@ -133,6 +133,11 @@ export class MatchModel {
     };
   }
 
+  /** The viewer played a whole turn that waits for Confirm or Undo (protocol.md "confirm"). */
+  awaitingConfirm() {
+    return this.isMyTurn() && this.phaseIs("move") && !!this.view.game.awaiting_confirm;
+  }
+
   /** Whether a double awaits an answer (protocol.md `game.cube`). */
   cubeOffered() {
     const cube = this.view && this.view.game && this.view.game.cube;

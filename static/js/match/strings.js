@@ -4,7 +4,7 @@
 import { formatOpening } from "../notation.js";
 
 export const DEFAULT_STRINGS = {
-  roll: "Roll", undo: "Undo", resign: "Resign", rematch: "Rematch", rolled: "{name} rolled {dice}",
+  roll: "Roll", undo: "Undo", confirm: "Confirm", your_turn_confirm: "Your turn — confirm (Enter) or undo", resign: "Resign", rematch: "Rematch", rolled: "{name} rolled {dice}",
   to_length: "to {n}", seconds: "{s} s", game_number: "game {n}", clock_nardeon_short: "NARDEON", clock_omerta_short: "Omerta",
   accept_rematch: "Accept rematch", decline: "Decline", withdraw: "Withdraw offer", flip: "Flip board",
   rematch_offered_by_you: "Rematch offered — waiting for {name}",
@@ -91,6 +91,7 @@ export function statusText(model, t) {
     return t("cube_offered", { n, name });
   }
   if (model.isMyTurn()) {
+    if (model.awaitingConfirm()) return t("your_turn_confirm");
     if (g.phase === "roll") return t("your_turn_roll");
     if (g.phase === "move") return t("your_turn_move");
   }
