@@ -8,9 +8,12 @@ before a roll is recorded with the side on roll and the game's result. Pure engi
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from games.rules import START_BOARD, TRADITIONAL, game_result, opponent_of
 from games.rules.board import Board, Side
@@ -56,12 +59,31 @@ def play(seed: int) -> Iterator[Position]:
     raise RuntimeError(f"self-play game {seed} did not end")
 
 
+# Played games are kept on disk (git-ignored), keyed by the seeds, the thinning, the noise and
+# the source of the rules and bots that played them, so a refit or a re-check reuses them.
+CACHE = Path(__file__).resolve().parents[1] / ".data" / "selfplay"
+RULES = Path(__file__).resolve().parents[1] / "games" / "rules"
+
+
+def _cache_path(first_seed: int, games: int, every: int) -> Path:
+    digest = hashlib.sha256(f"{NOISE} {MAX_TURNS}".encode())
+    for source in sorted(RULES.glob("*.py")):
+        if not source.name.startswith(("equity", "analysis")):  # not what plays the games
+            digest.update(source.read_bytes())
+    return CACHE / f"{first_seed}-{games}-{every}-{digest.hexdigest()[:12]}.pickle"
+
+
 def positions(first_seed: int, games: int, every: int = 1) -> list[Position]:
     """The positions of ``games`` games from ``first_seed`` on, keeping one in ``every`` (the
     positions of one game are alike; thinning keeps the fit fast at the same spread)."""
+    cached = _cache_path(first_seed, games, every)
+    if cached.exists():
+        return pickle.loads(cached.read_bytes())  # noqa: S301 (our own file, written below)
     kept: list[Position] = []
     for seed in range(first_seed, first_seed + games):
         for index, position in enumerate(play(seed)):
             if index % every == seed % every:
                 kept.append(position)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    cached.write_bytes(pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
     return kept
