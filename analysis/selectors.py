@@ -65,5 +65,7 @@ def player_performance(user) -> dict[str, Any] | None:
     if half:
         newer, older = ratings[:half], ratings[-half:]
         trend = round(sum(newer) / half - sum(older) / half, 1)
+    # The page shows the trend as an arrow and its size (the arrow is the sign; "↓ -12.0" said it
+    # twice, with a hyphen for a minus).
     return {"average": round(sum(ratings) / len(ratings), 1), "matches": len(ratings),
-            "trend": trend}  # fmt: skip
+            "trend": trend, "trend_size": None if trend is None else abs(trend)}  # fmt: skip
