@@ -67,7 +67,7 @@ RULES = Path(__file__).resolve().parents[1] / "games" / "rules"
 
 def _cache_path(first_seed: int, games: int, every: int) -> Path:
     digest = hashlib.sha256(f"{NOISE} {MAX_TURNS}".encode())
-    for source in sorted(RULES.glob("*.py")):
+    for source in sorted(RULES.rglob("*.py")):
         if not source.name.startswith(("equity", "analysis")):  # not what plays the games
             digest.update(source.read_bytes())
     return CACHE / f"{first_seed}-{games}-{every}-{digest.hexdigest()[:12]}.pickle"
