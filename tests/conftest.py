@@ -277,6 +277,9 @@ def celery_worker_process(site) -> subprocess.Popen:
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    # The call's camera and microphone (tests/e2e/test_call.py): a generated picture and tone,
+    # and the permission granted without a prompt. Only pages that ask for media see them.
+    "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
 ]  # fmt: skip
 INSTALL_HINT = (
     "no Chromium found: install Debian's with `apt-get install chromium`, "

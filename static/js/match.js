@@ -1,6 +1,7 @@
 // The live match page (docs/protocol.md). The session (match/session.js: the protocol client and
 // the match state with its optimistic steps) runs the match; this module gives it a screen
 // (match/view.js), buttons (match/controls.js) and the page's translated strings.
+import { attachCall } from "./call.js";
 import { FairnessPanel, newClientSeed } from "./fairness.js";
 import { readStrings, translator } from "./strings.js";
 import { Alerts, alertsFor, lowTimeDue } from "./match/alerts.js";
@@ -45,9 +46,12 @@ export class MatchApp {
         ratings: (lines) => this.screen.showRatingChanges(lines),
         navigate: (path) => window.location.assign(path),
         chat: (kind, data) => this.onChat(kind, data),
+        call: (msg) => this.call?.receive(msg),
+        reply: (msg, error) => this.call?.reply(msg, error),
       },
     });
     this.model = this.session.model;
+    this.call = attachCall(root, { t: translator({}, readStrings("call-strings")), socket: this.session.socket });
     // No chat against the computer (the template leaves the panel out).
     this.chat = !root.querySelector("#chat-panel") ? null : new ChatPanel(root, {
       t: this.t,
@@ -164,6 +168,7 @@ export class MatchApp {
     this.alerts.showTurn(this.model.isMyTurn());
     this.tick();
     this.fairness?.update(this.model.view.match, this.model.mySeat());
+    this.call?.update(this.model.view, this.model.mySeat(), this.session.connection);
   }
 }
 

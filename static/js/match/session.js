@@ -10,13 +10,15 @@ import { eventNotice, ratingChangeLines } from "./strings.js";
  * new MatchSession({url, t, WebSocketImpl, timers, on: {draw, notice, navigate, chat}})
  *   draw()                    the state, the connection or the command in flight changed
  *   chat(kind, data)          "snapshot" (state.chat, you), "message" (one message) or "muted" (bool)
+ *   call(msg), reply(msg, error)  the page's call: call_* messages, answers to its frames
  *   notice(text, ms, tone)    a sentence for the viewer (an error, a game won, a pass)
  *   navigate(path)            go to another page (an accepted rematch, after leaving)
  */
 export class MatchSession {
   constructor({ url, t, WebSocketImpl, timers = globalThis, random = Math.random, on = {} }) {
     this.t = t;
-    this.on = { draw: () => {}, notice: () => {}, navigate: () => {}, chat: () => {}, ...on };
+    const none = () => {};
+    this.on = { draw: none, notice: none, navigate: none, chat: none, call: none, reply: none, ...on };
     this.model = new MatchModel();
     this.connection = "connecting";
     this.queue = []; // the rest of a combined move, sent one step per confirmed event
@@ -36,6 +38,8 @@ export class MatchSession {
         },
         chat: (msg) => this.on.chat("message", msg.message),
         chatMuted: (msg) => this.on.chat("muted", !!msg.muted),
+        call: (msg) => this.on.call(msg),
+        reply: (msg, error) => this.on.reply(msg, error),
         event: (msg) => this.onEvent(msg),
         presence: (msg) => {
           this.model.notePresence(msg);

@@ -32,6 +32,8 @@ const noop = () => {};
  *   presence(msg)              who is connected (not versioned)
  *   chat(msg)                  a chat message (not versioned; snapshots carry the chat so far)
  *   chatMuted(msg)             this player (un)muted the opponent, in this tab or another
+ *   call(msg)                  a call_* message from the opponent's page or the server
+ *   reply(msg, error)          the ack or error of a frame sent with send(), not a command
  *   answered(pending, ack, error)  the command in flight got its ack or error
  *   abandoned(pending)         the command in flight got no answer (timeout or lost socket)
  *   error(msg, mine)           any error message; `mine` when it answers the command in flight
@@ -219,6 +221,7 @@ export class MatchSocket {
 
   onAnswer(msg, error) {
     const mine = !!(this.pending && msg.id === this.pending.id);
+    if (!mine && msg.id !== undefined) this.emit("reply", msg, error); // a frame sent with send()
     if (mine && !error && this.awaitsEvents(msg)) {
       // The ack came before the command's events (protocol.md "ack"): the command stays in
       // flight until they come, so the page does not offer the same roll or step again.
@@ -249,4 +252,10 @@ const RECEIVERS = {
   ack: (client, msg) => client.onAnswer(msg, false),
   error: (client, msg) => client.onAnswer(msg, true),
   pong: () => {},
+  // The opponent's call signalling (docs/protocol.md "Calls"), for the page's call (call.js).
+  call_media: (client, msg) => client.emit("call", msg),
+  call_offer: (client, msg) => client.emit("call", msg),
+  call_answer: (client, msg) => client.emit("call", msg),
+  call_ice: (client, msg) => client.emit("call", msg),
+  call_hangup: (client, msg) => client.emit("call", msg),
 };
