@@ -71,10 +71,12 @@ bench-timeouts: $(STAMP)
 
 # The production topology (deploy/): nginx with TLS over two Daphne processes, a worker and beat,
 # DEBUG=0, then pages, a login, a match across processes, and the restart drills
-# (tests/integration/test_production*.py; needs Debian's nginx).
+# (tests/integration/test_production*.py; needs Debian's nginx); and the calls' TURN server:
+# Debian's coturn with the configuration `manage.py turnserver_conf` writes relays for a
+# player's credentials (tests/integration/test_turn.py; needs coturn and Chromium).
 .PHONY: prod-check
 prod-check: $(STAMP)
-	$(PY) -m config.launcher test tests/integration/test_production.py tests/integration/test_production_drills.py -v -s $(PYTEST_ARGS)
+	$(PY) -m config.launcher test tests/integration/test_production.py tests/integration/test_production_drills.py tests/integration/test_turn.py -v -s $(PYTEST_ARGS)
 
 # Soak of that topology (bench/soak.py): 200 matches with connection churn for 30 minutes,
 # memory of every process, errors, lost steps, p99. make soak SOAK_ARGS="--duration 600"
