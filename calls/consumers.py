@@ -6,7 +6,8 @@ never imports calls. The media goes between the two browsers (or through the TUR
 deploy/coturn/); the server only relays what the pages need to find each other
 (docs/protocol.md "Calls").
 
-A frame is relayed through the opponent's user group (realtime/groups.py): it reaches that user's
+A frame is relayed through the opponent's user group (realtime/groups.py, sent by the process's
+publisher): it reaches that user's
 sockets on every Daphne process, and only their match socket of this match, in the opponent's
 seat, passes it on. Spectators are never in that group, so no frame of a call comes near them.
 """
@@ -29,7 +30,8 @@ from games.consumers import MATCH_PARTS
 from games.protocol import MATCH_COMMANDS
 from realtime.commands import Command, Sender
 from realtime.errors import CommandError
-from realtime.groups import user_group_name
+from realtime.groups import user_message
+from realtime.publisher import publish
 
 SIGNAL = "call.signal"
 
@@ -117,15 +119,21 @@ async def _call_command(socket, command: Command, message: dict[str, Any]) -> No
         await socket.send_json({"type": "ack", "id": command.id, "ice_servers": servers})
         return
     assert isinstance(command, Relayed)
-    await socket.channel_layer.group_send(
-        user_group_name(pair.opponent_id),
-        {
-            "type": SIGNAL,
-            "match_id": socket.match_id,
-            "seat": pair.opponent_seat,
-            # Serialised once here: the receiving socket sends it as it is.
-            "text": json_text(command.relayed()),
-        },
+    # Through the process's publisher (realtime/publisher.py): handed to its one ordered queue,
+    # so a page's offer parts and candidates reach the opponent in the order they were sent.
+    publish(
+        [
+            user_message(
+                pair.opponent_id,
+                {
+                    "type": SIGNAL,
+                    "match_id": socket.match_id,
+                    "seat": pair.opponent_seat,
+                    # Serialised once here: the receiving socket sends it as it is.
+                    "text": json_text(command.relayed()),
+                },
+            )
+        ]
     )
     await socket.send_json({"type": "ack", "id": command.id})
 

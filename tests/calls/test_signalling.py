@@ -18,6 +18,7 @@ from channels.testing import WebsocketCommunicator
 from accounts.models import User
 from games import services
 from moderation import services as moderation
+from realtime import publisher
 from tests.factories import make_user
 from tests.games.conftest import cookie_for
 from web.asgi import application
@@ -80,7 +81,10 @@ async def answer_to(socket, frame: dict, ident: str) -> dict:
 
 async def received_until_pong(socket, mark: str) -> list[dict]:
     """Everything the socket got before the pong of a ping sent now: a frame relayed earlier
-    is in the list if it was ever coming (a match's group messages and replies are ordered)."""
+    is in the list if it was ever coming: the publisher's queue is sent first (the relay is
+    handed to it before the sender's ack), then the ping travels behind it."""
+    await publisher.drained()
+    await asyncio.sleep(0.2)  # the channel layer's hop to the receiving socket
     await socket.send_json_to({"type": "ping", "id": mark})
     got = []
     while (message := await socket.receive_json_from(timeout=5)) != {"type": "pong", "id": mark}:
