@@ -3,25 +3,29 @@ that makes it happen after commit.
 
 A service describes it in an `Effects` value (games/services/follow_up.py builds the one of a
 match command): the versioned events per match, whether the lobby's lists changed, the Celery
-work to schedule (a turn's deadline, a bot's next act: games/schedule.py) and notices to users.
-`on_commit` registers one callback, `AfterCommit`, that hands the messages to the process's
-publisher (realtime/publisher.py: in Daphne it returns at once, the event loop sends) and then
-schedules the tasks. Nothing leaves the process unless the transaction commits (README, "How code
-is shaped here").
+work to schedule (a turn's deadline, a bot's next act: games/schedule.py), notices to users, the
+reconnect windows of a match that began (games/presence.py) and the `match_finished` hook of one
+that ended (games/hooks.py). `on_commit` registers one callback, `AfterCommit`, that hands the
+messages to the process's publisher (realtime/publisher.py: in Daphne it returns at once, the event
+loop sends), then schedules the tasks, then tells presence and the apps above. Nothing leaves the
+process unless the transaction commits (README, "How code is shaped here").
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.db import transaction
 
-from games import schedule
+from games import hooks, presence, schedule
 from games.events import lobby_changed, match_events
 from realtime.groups import user_message
 from realtime.publisher import Message, publish
+
+log = logging.getLogger(__name__)
 
 
 class Deadline(NamedTuple):
@@ -31,6 +35,20 @@ class Deadline(NamedTuple):
     game_id: int
     turn_number: int
     deadline: datetime
+
+
+class Began(NamedTuple):
+    """The match began at `started_at`: its seats' reconnect windows start (games/presence.py)."""
+
+    match_id: int
+    started_at: datetime
+
+
+class Finished(NamedTuple):
+    """The match ended with a result: the apps above hear of it (games/hooks.py)."""
+
+    match_id: int
+    rated: bool
 
 
 class BotTurn(NamedTuple):
@@ -48,11 +66,13 @@ class Effects:
     deadlines: list[Deadline] = field(default_factory=list)
     bot_turns: list[BotTurn] = field(default_factory=list)
     notices: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (user id, payload)
+    began: list[Began] = field(default_factory=list)
+    finished: list[Finished] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return bool(
             any(self.events.values()) or self.lobby_changed or self.deadlines or self.bot_turns
-            or self.notices
+            or self.notices or self.began or self.finished
         )  # fmt: skip
 
     def messages(self) -> list[Message]:
@@ -87,9 +107,19 @@ def on_commit(effects: Effects) -> None:
 
 
 def perform(effects: Effects) -> None:
-    """Publish first (the players see the new state), then schedule the Celery work."""
+    """Publish first (the players see the new state), then schedule the Celery work, then start
+    the reconnect windows and tell the apps above of an ending."""
     publish(effects.messages())
     for deadline in effects.deadlines:
         schedule.deadline(*deadline)
     for turn in effects.bot_turns:
         schedule.bot(*turn)
+    for began in effects.began:
+        try:
+            presence.presence_match_started(*began)
+        except Exception:
+            # Redis away: the window of a seat with no socket starts at its first presence
+            # refresh instead (games/presence.py); the match has started whatever happens here.
+            log.exception("reconnect windows of match %s not started", began.match_id)
+    for finished in effects.finished:
+        hooks.announce_match_finished(*finished)

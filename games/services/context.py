@@ -14,13 +14,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import dice as dice_source
-from games import effects, hooks
+from games import effects
 from games.effects import Effects
 from games.models import Game, Match, MatchStatus, Turn
 from games.protocol import event_detail, game_state, match_section, step_to_wire
@@ -83,6 +82,7 @@ class Locked:
     events: list[dict[str, Any]] = field(default_factory=list)
     lobby_changed: bool = False
     records_changed: bool = False  # the match ended: the players' records change
+    began: bool = False  # game 1 started in this command: the reconnect windows start
     turns: list[Turn] = field(default_factory=list)  # new move-log rows
     finished_games: list[Game] = field(default_factory=list)  # replaced by the next game
     loaded: dict[int, dict[str, Any]] = field(default_factory=dict)  # id(row) -> values
@@ -172,6 +172,7 @@ class Locked:
         state, match = self.state, self.match
         copy_onto(match, match_values(match, state))
         if isinstance(event, Started):
+            self.began = self.began or event.game == 1
             if self.game is not None:
                 self.finished_games.append(self.game)
             self.game = new_game_row(match, state.game)  # type: ignore[arg-type]
@@ -257,27 +258,26 @@ class Locked:
         if self.turns:
             Turn.objects.bulk_create(self.turns)
         update_rows(changes)
-        if self.records_changed and match.status == MatchStatus.FINISHED:
+        finished = self.records_changed and match.status == MatchStatus.FINISHED
+        if finished:
             # It ended in this command (not aborted), its games written: into both players'
             # records, in this transaction (once, whoever calls: ratings/counts.py).
             record_count_match(match=match)
-            match_id, rated = match.pk, match.rated
-            transaction.on_commit(lambda: hooks.announce_match_finished(match_id, rated))
-        self.records_changed = False
         for row in (match, self.game):
             if row is not None:
                 self.loaded[id(row)] = row_values(row)
         self.finished_games, self.turns = [], []
-        effects.on_commit(self.follow_up())
-        self.events = []
+        effects.on_commit(self.follow_up(finished=finished))
+        self.events, self.records_changed, self.began = [], False, False
 
-    def follow_up(self) -> Effects:
-        """What this command leaves for after its commit (games/services/follow_up.py)."""
+    def follow_up(self, *, finished: bool = False) -> Effects:
+        """What this command leaves for after its commit (games/services/follow_up.py);
+        `finished`: the match ended with a result in it."""
         return command_effects(
             match=self.match, game=self.game, events=list(self.events),
             lobby_changed=self.lobby_changed, turn=self.open_turn(),
             turn_at_start=self.turn_at_start, deadline_at_start=self.deadline_at_start,
-            bot_levels=self.bot_levels,
+            bot_levels=self.bot_levels, began=self.began, finished=finished,
         )  # fmt: skip
 
 

@@ -1,5 +1,6 @@
 """What a match command leaves for after its commit (games/effects.py): its events, whether the
-lobby changed, the new turn's deadline, the bot's next act. Read from the saved rows, nothing
+lobby changed, the new turn's deadline, the bot's next act, a start's reconnect windows and an
+ending's hook. Read from the saved rows, nothing
 written; `Locked.save` hands the result to `games.effects.on_commit`."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from games.effects import BotTurn, Deadline, Effects
+from games.effects import Began, BotTurn, Deadline, Effects, Finished
 from games.models import Game, Match
 from games.services.bot_turns import bot_pause, bot_seat
 
@@ -16,11 +17,17 @@ from games.services.bot_turns import bot_pause, bot_seat
 def command_effects(
     *, match: Match, game: Game | None, events: list[dict[str, Any]], lobby_changed: bool,
     turn: tuple[int, int] | None, turn_at_start: tuple[int, int] | None,
-    deadline_at_start: datetime | None, bot_levels: Mapping[int, str],
+    deadline_at_start: datetime | None, bot_levels: Mapping[int, str], began: bool = False,
+    finished: bool = False,
 ) -> Effects:  # fmt: skip
     """`turn` is the open turn now (game id, turn number), `*_at_start` as the command found
-    them; `bot_levels` the bots among the players, by user id."""
+    them; `bot_levels` the bots among the players, by user id; `began`: game 1 started in the
+    command, `finished`: the match ended with a result in it."""
     effects = Effects(events={match.pk: events} if events else {}, lobby_changed=lobby_changed)
+    if began and match.started_at is not None:
+        effects.began.append(Began(match.pk, match.started_at))
+    if finished:
+        effects.finished.append(Finished(match.pk, match.rated))
     deadline = game.turn_deadline if game is not None else None
     # A new turn, or a new clock in the same turn (a cube offer or its answer): docs/rules.md,
     # Platform rules, Timed play.

@@ -25,13 +25,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from functools import partial
 
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from games import presence
 from games.hooks import match_started as match_started_signal
 from games.models import Match, MatchStatus, TimeControl, rule_columns
 from games.rules import RuleSet
@@ -113,15 +111,13 @@ def match_new(
 
 def begin_first_game(context: Locked) -> None:
     """Both seats are filled: the engine begins game 1 with the opening roll. After the commit,
-    the reconnect window starts for a seat with no socket (games/presence.py); a failure there
-    (Redis away) only makes the window start later, so it does not fail the start."""
+    the reconnect window starts for a seat with no socket (games/presence.py, through the
+    command's effects: games/effects.py)."""
     context.run(
         lambda state: engine.begin(
             state, dice=context.dice, now=context.now, **context.automation()
         )
     )
-    started = partial(presence.presence_match_started, context.match.pk, context.match.started_at)
-    transaction.on_commit(started, robust=True)
 
 
 def match_started(context: Locked, people: Sequence[int]) -> None:

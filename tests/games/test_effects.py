@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from channels.layers import get_channel_layer
 
-from games import services
+from games import hooks, services
 from games.effects import AfterCommit, Effects, on_commit, perform
 from games.events import LOBBY_GROUP
 from games.rules import Step
@@ -49,7 +49,13 @@ def test_a_timed_turn_leaves_its_deadline_once(fixed_dice, django_capture_on_com
     match.refresh_from_db()
     game = match.games.get()
     [effects] = left_effects(callbacks)
+    # The reconnect windows go through the one value; what else follows a start is the
+    # match_started announcement (games/services/starts.py).
+    assert [c.__qualname__ for c in callbacks if not isinstance(c, AfterCommit)] == [
+        "match_started.<locals>.<lambda>"
+    ]
     assert effects.lobby_changed  # the challenge left the lobby's list
+    assert effects.began == [(match.pk, match.started_at)] and effects.finished == []
     [deadline] = effects.deadlines
     assert deadline == (match.pk, game.pk, game.turn_number, game.turn_deadline)
     # The first step of the same turn starts no new clock: no second deadline task.
@@ -123,6 +129,27 @@ async def test_performed_the_lobby_and_users_hear_of_it():
     }
     await layer.group_discard(LOBBY_GROUP, lobby)
     await layer.group_discard("user.31337", user)
+
+
+def test_an_ending_with_a_result_tells_the_apps_above_once(
+    match_setup, django_capture_on_commit_callbacks
+):
+    match, (white, _), _ = match_setup
+    heard = []
+
+    def receiver(sender, match_id, rated, **kwargs):
+        heard.append((match_id, rated))
+
+    hooks.match_finished.connect(receiver)
+    try:
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            services.match_resign(user=white, match_id=match.pk)
+    finally:
+        hooks.match_finished.disconnect(receiver)
+    [effects] = left_effects(callbacks)
+    assert effects.began == []
+    assert effects.finished == [(match.pk, True)]  # match_create's challenges are rated
+    assert heard == [(match.pk, True)]
 
 
 def test_nothing_to_do_registers_nothing(django_capture_on_commit_callbacks):
