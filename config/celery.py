@@ -8,7 +8,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["config", "accounts", "games", "pairing", "ratings", "analysis"])
+app.autodiscover_tasks(
+    ["config", "accounts", "games", "pairing", "ratings", "analysis", "tournaments"]
+)
 
 # Task outcomes for /metrics (config/metrics.py).
 from config.metrics import connect_celery_signals  # noqa: E402

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "calls",
     "analysis",
     "moderation",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -262,6 +263,18 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": 3600.0,
         "options": {"expires": 1800},
     },
+    # Tournaments (tournaments/tasks.py): starts and ends overdue by a lost task, lost scores,
+    # pairing, and the standings published at most once a second (tournaments/live.py).
+    "sweep-tournaments": {
+        "task": "tournaments.sweep",
+        "schedule": float(os.environ.get("TOURNAMENT_SWEEP_SECONDS", "1")),
+        "options": {"expires": 5},
+    },
+    "schedule-series": {
+        "task": "tournaments.schedule_series",
+        "schedule": 60.0,
+        "options": {"expires": 50},
+    },
     # ratings.selectors.BOARD_COUNT_SECONDS: the leaderboards' page starts, listed ahead of views.
     "refresh-boards": {
         "task": "ratings.refresh_boards",
@@ -306,6 +319,8 @@ ANALYSIS_REQUESTS_PER_HOUR = int(os.environ.get("ANALYSIS_REQUESTS_PER_HOUR", "1
 # CHAT_WINDOW_SECONDS, across all their tabs and matches (chat/services.py).
 CHAT_MESSAGES_PER_WINDOW = int(os.environ.get("CHAT_MESSAGES_PER_WINDOW", "5"))
 CHAT_WINDOW_SECONDS = float(os.environ.get("CHAT_WINDOW_SECONDS", "10"))
+# Tournaments players may create per day (tournaments/services/players.py).
+TOURNAMENTS_PER_PLAYER_PER_DAY = int(os.environ.get("TOURNAMENTS_PER_PLAYER_PER_DAY", "3"))
 # Reports: at most this many per reporter in 24 hours (moderation/services.py).
 REPORTS_PER_DAY = int(os.environ.get("REPORTS_PER_DAY", "10"))
 # A player's block list is capped (each block is read by every chat socket of theirs).

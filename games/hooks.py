@@ -18,6 +18,12 @@ log = logging.getLogger(__name__)
 # its locks; one that raises is logged and the match has started all the same.
 match_started = Signal()
 
+# Sent after commit whenever a started match ends, finished or aborted (games/services/context.py
+# `Locked.save`), with `match_id`: tournaments score their matches from it (docs/rules.md "Arena
+# tournaments"). Receivers read the match row, run outside its lock, and one that raises is
+# logged; the match has ended all the same.
+match_ended = Signal()
+
 # (user or None) -> the Play page's quick-pairing card (pairing.selectors.play_page_pairing).
 play_page_pairing = Hook("games.play_page_pairing")
 

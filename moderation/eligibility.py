@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from moderation.models import Block
 from moderation.selectors import ban_in_force, blocked_between, chat_mute_in_force
 from realtime.errors import CommandError
 
@@ -80,6 +81,24 @@ def blocked_pair_predicate(user_ids: Iterable[int]) -> Callable[[int, int], bool
         if key not in answers:
             answers[key] = blocked_between(first, second)
         return answers[key]
+
+    return blocked
+
+
+def blocked_pairs_among(user_ids: Iterable[int]) -> Callable[[int, int], bool]:
+    """The same predicate as `blocked_pair_predicate` for many players at once: every block
+    between two of `user_ids` read in one query (a tournament pairs up to a thousand players in
+    one wave, docs/rules.md "Arena tournaments")."""
+    ids = list(user_ids)
+    pairs = {
+        frozenset(pair)
+        for pair in Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids).values_list(
+            "blocker_id", "blocked_id"
+        )
+    }
+
+    def blocked(first: int, second: int) -> bool:
+        return frozenset((first, second)) in pairs
 
     return blocked
 

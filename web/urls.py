@@ -45,4 +45,5 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("analysis.urls")),
     path("", include("ratings.urls")),
+    path("", include("tournaments.urls")),
 ]

@@ -24,6 +24,7 @@ from moderation.eligibility import may_challenge
 from moderation.selectors import blockers_between, blocks_of
 from moderation.services import can_report
 from ratings.records import Record, player_record, rating_deltas
+from tournaments.selectors import history_of as tournament_history
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -95,6 +96,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "can_report": signed_in and can_report(viewer),
             "may_challenge": signed_in and may_challenge(viewer, player, blocked=bool(blockers)),
             "performance": player_performance(player),  # analysis's average PR and trend
+            "tournaments": tournament_history(player.pk),
         },
     )
 

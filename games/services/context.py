@@ -9,11 +9,14 @@ commit (games/effects.py).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any, TypeVar
 
+from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -21,6 +24,7 @@ from django.utils.translation import gettext as _
 from games import dice as dice_source
 from games import effects
 from games.effects import Effects
+from games.hooks import match_ended
 from games.models import Game, Match, MatchStatus, Turn
 from games.protocol import event_detail, game_state, match_section, step_to_wire
 from games.rules import IllegalMove
@@ -48,6 +52,8 @@ from games.services.state_rows import (
 from ratings.counts import record_count_match
 from ratings.models import ShownRating
 from realtime.errors import CommandError
+
+log = logging.getLogger(__name__)
 
 # `last_activity_at` only serves the 24-hour stale check, and it is indexed: writing it on every
 # command would make every match update a non-HOT one that touches all the table's indexes.
@@ -258,6 +264,8 @@ class Locked:
         if self.turns:
             Turn.objects.bulk_create(self.turns)
         update_rows(changes)
+        if match.status in ENDED and self.loaded.get(id(match), {}).get("status") != match.status:
+            transaction.on_commit(partial(announce_ended, match.pk))
         finished = self.records_changed and match.status == MatchStatus.FINISHED
         if finished:
             # It ended in this command (not aborted), its games written: into both players'
@@ -279,6 +287,20 @@ class Locked:
             turn_at_start=self.turn_at_start, deadline_at_start=self.deadline_at_start,
             bot_levels=self.bot_levels, began=self.began, finished=finished,
         )  # fmt: skip
+
+
+# A started match ends finished or aborted; cancelled is a challenge that never started.
+ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
+
+
+def announce_ended(match_id: int) -> None:
+    """Tell the apps above that the match ended (games/hooks.py `match_ended`), after commit."""
+    for receiver, answer in match_ended.send_robust(sender=Match, match_id=match_id):
+        if isinstance(answer, Exception):
+            log.error(
+                "a match_ended receiver (%s) failed for match %s",
+                getattr(receiver, "__qualname__", receiver), match_id, exc_info=answer,
+            )  # fmt: skip
 
 
 def locked(match_id: int) -> Locked:

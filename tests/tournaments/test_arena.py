@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.pure_modules import django_modules_loaded_by
@@ -162,6 +162,7 @@ frees = st.lists(
 
 
 @given(frees)
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_everyone_free_is_paired_at_most_once_and_at_most_one_is_left(free):
     made = pair_free(free)
     seated = [p.user_id for pairing in made for p in (pairing.first, pairing.second)]
@@ -170,6 +171,7 @@ def test_everyone_free_is_paired_at_most_once_and_at_most_one_is_left(free):
 
 
 @given(frees)
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_a_rematch_is_made_only_when_its_players_had_nobody_else(free):
     made = pair_free(free)
     seated = {p.user_id for pairing in made for p in (pairing.first, pairing.second)}

@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "tournaments"
+    verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        # The app registry is ready only now.
+        from tournaments import hook_answers, tasks
+
+        hook_answers.connect()
+        tasks.connect()

@@ -1,0 +1,8 @@
+from django.urls import path
+
+from tournaments import views
+
+urlpatterns = [
+    path("tournaments/", views.tournament_list, name="tournaments"),
+    path("tournaments/<int:tournament_id>/", views.tournament_page, name="tournament"),
+]
