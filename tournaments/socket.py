@@ -168,6 +168,9 @@ class TournamentSocket(SiteSocket):
         if entry.sender is Sender.SIGNED_IN and self.user is None:
             await self.send_error("login_required", _("Sign in first."), reply_to=message)
             return
+        if isinstance(command, Ping):
+            await self.send_json({"type": "pong", "id": echo_id(message)})
+            return
         try:
             await entry.handler(self, command)
         except CommandError as error:
@@ -200,7 +203,7 @@ class TournamentSocket(SiteSocket):
         )
 
     async def _ping(self, command: Ping) -> None:
-        return None
+        """Answered in `handle` with a `pong`, as every socket of the site does."""
 
 
 for _command, _sender, _handler in (

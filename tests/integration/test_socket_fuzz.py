@@ -688,15 +688,20 @@ def test_hostile_pool_frames_change_nothing_and_the_lobby_socket_lives(site, cli
 
 async def _fuzz_pool(site, user_id: int, proposal: int, cookie: str) -> dict[str, int]:
     rng = random.Random(SEED + 15)
-    read_state = sync_to_async(_pool_state)
+    return await _fuzz_socket(
+        f"ws://127.0.0.1:{site.port}/ws/lobby/", site, cookie, POOL_FRAMES,
+        lambda: pool_frame(rng, proposal), sync_to_async(lambda: _pool_state(user_id)),
+    )  # fmt: skip
+
+
+async def _fuzz_socket(url, site, cookie, count, make_frame, read_state) -> dict[str, int]:
+    """Send `count` hostile frames, each followed by a ping: the socket must answer every ping,
+    never fail inside (`internal`), and change what `read_state` reads only with an ack."""
     counts = {"frames": 0, "errors": 0, "changes": 0}
-    async with connect(
-        f"ws://127.0.0.1:{site.port}/ws/lobby/", origin=site.url,
-        additional_headers={"Cookie": cookie},
-    ) as socket:  # fmt: skip
-        for number in range(POOL_FRAMES):
-            before = await read_state(user_id)
-            sent = pool_frame(rng, proposal)
+    async with connect(url, origin=site.url, additional_headers={"Cookie": cookie}) as socket:
+        for number in range(count):
+            before = await read_state()
+            sent = make_frame()
             await socket.send(sent)
             await socket.send(json.dumps({"type": "ping", "id": f"p{number}"}))
             acked = False
@@ -708,8 +713,68 @@ async def _fuzz_pool(site, user_id: int, proposal: int, cookie: str) -> dict[str
                 counts["errors"] += message["type"] == "error"
                 assert message.get("code") != "internal", (SEED, number, sent, message)
             counts["frames"] += 1
-            after = await read_state(user_id)
+            after = await read_state()
             if after != before:
                 assert acked, (SEED, number, sent)  # only an acknowledged command changes
                 counts["changes"] += 1
     return counts
+
+
+# --- The tournament socket (docs/protocol.md "Tournament socket") --------------------------------
+
+TOURNAMENT_FRAMES = 1000
+TOURNAMENT_TYPES = ["join", "withdraw", "pause", "page", "chat", "ping"]
+
+
+def tournament_frame(rng: random.Random) -> str | bytes:
+    """A hostile tournament frame: the commands with fields of every type and value."""
+    if rng.random() < 0.2:
+        return frame(rng, 0, TOURNAMENT_TYPES)
+    command = {"type": rng.choice(TOURNAMENT_TYPES)}
+    if rng.random() < 0.6:
+        command["pause"] = rng.choice([True, False, 1, 0, "true", None, [True], any_value(rng)])
+    if rng.random() < 0.6:
+        command["page"] = rng.choice([1, 2, 0, -1, 10_001, 2**64, 1.5, "2", None, any_value(rng)])
+    if rng.random() < 0.4:
+        command["text"] = rng.choice(CHAT_TEXTS + [any_value(rng)])
+    if rng.random() < 0.7:
+        command["id"] = rng.choice([rng.randrange(1000), "c", any_value(rng), 2**64, "x" * 65])
+    text = json.dumps(command, ensure_ascii=rng.random() < 0.5)
+    return text if rng.random() < 0.97 else text * 200
+
+
+def _tournament_state(tournament_id: int) -> tuple:
+    from tournaments.models import ChatLine, Player
+
+    players = list(
+        Player.objects.filter(tournament_id=tournament_id).values_list(
+            "user_id", "withdrawn", "paused", "points", "playing_id"
+        )
+    )
+    texts = list(ChatLine.objects.values_list("text", flat=True))
+    assert all(is_showable(text) and len(text) <= MAX_CHAT_LENGTH for text in texts)
+    return players, len(texts)
+
+
+def test_hostile_tournament_frames_change_nothing_and_the_socket_lives(site, client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import Tournament
+
+    fuzzer = make_user("fuzz_arena")
+    start = timezone.now() + timedelta(hours=1)
+    tournament = Tournament.objects.create(
+        name="Fuzz", rated=False, starts_at=start, ends_at=start + timedelta(hours=1)
+    )
+    rng = random.Random(SEED + 31)
+    summary = asyncio.run(
+        _fuzz_socket(
+            f"ws://127.0.0.1:{site.port}/ws/tournaments/{tournament.pk}/", site,
+            session_cookie_for(client, fuzzer), TOURNAMENT_FRAMES, lambda: tournament_frame(rng),
+            sync_to_async(lambda: _tournament_state(tournament.pk)),
+        )
+    )  # fmt: skip
+    assert summary["frames"] == TOURNAMENT_FRAMES
+    assert summary["errors"] > TOURNAMENT_FRAMES // 2 and summary["changes"] >= 1, summary
