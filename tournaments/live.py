@@ -19,6 +19,9 @@ from config.redis_client import sync_client
 from tournaments.models import Status, Tournament
 from tournaments.selectors import top_boards
 
+# At most one standings message per tournament in this time (docs/protocol.md).
+PUBLISH_INTERVAL_MS = 1000
+
 
 def group_name(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
@@ -36,19 +39,28 @@ def changed(tournament_id: int) -> None:
 
 
 def publish_changed() -> list[int]:
-    """One message per changed tournament since the last call (the sweep, once a second)."""
+    """One message per changed tournament since the last call (the sweep, once a second), and
+    never two for one tournament within PUBLISH_INTERVAL_MS, however the sweeps bunch up (a busy
+    worker runs two queued sweeps back to back): a change left waiting goes with the next."""
     client = sync_client()
     with client.pipeline() as pipe:
         pipe.smembers(_dirty_key())
         pipe.delete(_dirty_key())
         members, _deleted = pipe.execute()
     ids = sorted(int(member) for member in members)
-    if not ids:
+    due = [
+        tournament_id
+        for tournament_id in ids
+        if client.set(f"{_dirty_key()}:sent:{tournament_id}", 1, nx=True, px=PUBLISH_INTERVAL_MS)
+    ]
+    if later := set(ids) - set(due):
+        client.sadd(_dirty_key(), *later)
+    if not due:
         return []
-    versions = dict(Tournament.objects.filter(pk__in=ids).values_list("pk", "version"))
+    versions = dict(Tournament.objects.filter(pk__in=due).values_list("pk", "version"))
     for tournament_id, version in versions.items():
         send(tournament_id, {"type": "tournament.standings", "version": version})
-    return ids
+    return due
 
 
 def publish_boards() -> int:

@@ -40,6 +40,8 @@ def _clean_changed_set():
     from config.redis_client import sync_client
     from tournaments import live
 
-    sync_client().delete(live._dirty_key())
+    client = sync_client()
+    keys = lambda: [live._dirty_key(), *client.keys(f"{live._dirty_key()}:sent:*")]  # noqa: E731
+    client.delete(*keys())
     yield
-    sync_client().delete(live._dirty_key())
+    client.delete(*keys())

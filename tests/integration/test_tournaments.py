@@ -1,0 +1,216 @@
+"""Arena tournaments with real processes (docs/rules.md "Arena tournaments"): 20 players in a
+3-minute arena over real sockets with the site's Daphne and worker and a real beat, and a worker
+killed holding the start's task.
+
+In the arena each player keeps the tournament page's socket open; when the socket says `paired`
+the player opens the match's socket and, after a short think, resigns or (now and then, before
+any move) aborts: the end reaches tournaments through games' hook and the player is paired again.
+Afterwards: the start and the end were on time; nobody played two matches at once; a player was
+never left waiting while someone else was free; no match began in the last minute; the standings
+equal a recomputation from the matches; the watching socket got at most one standings message a
+second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+from websockets.asyncio.client import connect
+
+from config import processes
+from config.celery import app
+from games.models import Match, MatchStatus
+from tests.conftest import SITE_SETTINGS, child_environment, start_celery_beat, start_celery_worker
+from tests.integration.test_pairing import cookie_of, rated
+from tournaments.arena import Played, Result, score
+from tournaments.models import Pairing, Player, Status, Tournament
+from tournaments.tasks import start_tournament
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = 20
+MINUTES = 3
+# On time: the start and end at most this late (the brief of the beat sweep: within 3 s).
+ON_TIME_SECONDS = 3.0
+# A player free while another is free is paired within this (the hook pairs at once; a loaded
+# machine of two shared cores delays a transaction by a second or so).
+PAIRED_WITHIN_SECONDS = 5.0
+
+
+async def _player(site, tournament_id: int, cookie: str, seed: int, stop: asyncio.Event) -> None:
+    rng = random.Random(seed)
+    base = f"ws://127.0.0.1:{site.port}"
+    headers = {"Cookie": cookie}
+    async with connect(f"{base}/ws/tournaments/{tournament_id}/", origin=site.url,
+                       additional_headers=headers, open_timeout=60) as page:  # fmt: skip
+        await page.send(json.dumps({"type": "join", "id": "join"}))
+        while not stop.is_set():
+            try:
+                message = json.loads(await asyncio.wait_for(page.recv(), 1.0))
+            except TimeoutError:
+                continue
+            if message["type"] != "paired":
+                continue
+            async with connect(f"{base}/ws/matches/{message['match_id']}/", origin=site.url,
+                               additional_headers=headers, open_timeout=60) as match:  # fmt: skip
+                await asyncio.sleep(rng.uniform(2.0, 5.0))
+                kind = "abort" if rng.random() < 0.1 else "resign"
+                await match.send(json.dumps({"type": kind, "id": kind}))
+                await asyncio.sleep(0.2)  # the other side may have ended it first: either is fine
+
+
+async def _watch(site, tournament_id: int, stop: asyncio.Event) -> list[float]:
+    """When each standings message came (time.monotonic())."""
+    arrivals = []
+    async with connect(f"ws://127.0.0.1:{site.port}/ws/tournaments/{tournament_id}/",
+                       origin=site.url, open_timeout=60) as page:  # fmt: skip
+        while not stop.is_set():
+            try:
+                message = json.loads(await asyncio.wait_for(page.recv(), 1.0))
+            except TimeoutError:
+                continue
+            if message["type"] == "standings":
+                arrivals.append(time.monotonic())
+    return arrivals
+
+
+async def _run(site, tournament, cookies: list[str], until: float) -> list[float]:
+    stop = asyncio.Event()
+    watcher = asyncio.create_task(_watch(site, tournament.pk, stop))
+    players = [
+        asyncio.create_task(_player(site, tournament.pk, cookie, seed, stop))
+        for seed, cookie in enumerate(cookies)
+    ]
+    await asyncio.sleep(max(0.0, until - time.time()))
+    stop.set()
+    await asyncio.gather(*players)
+    return await watcher
+
+
+def test_twenty_players_in_a_three_minute_arena(site, test_database_name, tmp_path):
+    users = [rated(f"arena{index:02}", 1400 + 10 * index) for index in range(PLAYERS)]
+    cookies = [cookie_of(user) for user in users]
+    starts_at = timezone.now() + timedelta(seconds=8)
+    tournament = Tournament.objects.create(
+        name="Integration arena", rated=True, minutes=MINUTES, starts_at=starts_at,
+        ends_at=starts_at + timedelta(minutes=MINUTES),
+    )  # fmt: skip
+    start_tournament.apply_async((tournament.pk,), eta=starts_at)  # as the admin's save does
+    # The one beat, on the site's queue: the sweep (starts, ends, lost scores, the standings).
+    beat = start_celery_beat(
+        child_environment(test_database_name, **SITE_SETTINGS), tmp_path / "beat-schedule"
+    )
+    try:
+        arrivals = asyncio.run(
+            _run(site, tournament, cookies, until=tournament.ends_at.timestamp() + 5)
+        )
+        processes.wait_until(
+            lambda: not Match.objects.filter(
+                tournament_pairing__tournament=tournament, status=MatchStatus.ACTIVE
+            ).exists()
+            and not Pairing.objects.filter(tournament=tournament, scored_at=None).exists(),
+            timeout=60, what="the last matches scored",
+        )  # fmt: skip
+    finally:
+        processes.stop(beat)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Status.FINISHED
+    assert 0 <= (tournament.started_at - tournament.starts_at).total_seconds() < ON_TIME_SECONDS
+    assert 0 <= (tournament.finished_at - tournament.ends_at).total_seconds() < ON_TIME_SECONDS
+    pairings = list(Pairing.objects.filter(tournament=tournament).select_related("match"))
+    assert len(pairings) >= PLAYERS  # several rounds were played
+    last_minute = tournament.ends_at - timedelta(minutes=1)
+    assert all(tournament.starts_at <= p.match.started_at < last_minute for p in pairings)
+    _nobody_in_two_matches_and_nobody_left_waiting(users, pairings, tournament)
+    _standings_equal_a_recomputation(users, pairings)
+    # Coalesced: never two standings messages within the same sweep (one a second).
+    gaps = [later - earlier for earlier, later in zip(arrivals[1:], arrivals[2:], strict=False)]
+    assert len(arrivals) > 10 and min(gaps) >= 0.9, gaps
+
+
+def _nobody_in_two_matches_and_nobody_left_waiting(users, pairings, tournament) -> None:
+    last_minute = tournament.ends_at - timedelta(minutes=1)
+    for user in users:
+        mine = sorted(
+            (p.match for p in pairings if user.pk in (p.first_id, p.second_id)),
+            key=lambda match: match.started_at,
+        )
+        assert mine, user.username
+        for earlier, later in zip(mine, mine[1:], strict=False):
+            assert earlier.finished_at <= later.started_at, (user.username, earlier.pk, later.pk)
+            if earlier.finished_at < last_minute - timedelta(seconds=PAIRED_WITHIN_SECONDS):
+                # Free again with 19 others playing short matches: someone was free at once.
+                wait = (later.started_at - earlier.finished_at).total_seconds()
+                assert wait < PAIRED_WITHIN_SECONDS, (user.username, wait)
+
+
+def _standings_equal_a_recomputation(users, pairings) -> None:
+    for user in users:
+        played = []
+        for pairing in sorted(pairings, key=lambda p: p.scored_at):
+            if user.pk not in (pairing.first_id, pairing.second_id):
+                continue
+            match, first = pairing.match, pairing.first_id == user.pk
+            opponent_rating = pairing.second_rating if first else pairing.first_rating
+            if match.status == MatchStatus.FINISHED:
+                result = Result.WIN if match.winner_id == user.pk else Result.LOSS
+            else:  # aborted: a loss for the aborter, nothing for the other
+                aborter = match.player_id(match.aborted_by_seat)
+                result = Result.LOSS if aborter == user.pk else Result.NONE
+            played.append(Played(result, opponent_rating))
+        expected = score(played)
+        kept = Player.objects.get(tournament=pairings[0].tournament_id, user=user)
+        assert (kept.points, kept.wins, kept.losses, kept.streak) == (
+            expected.points, expected.wins, expected.losses, expected.streak,
+        ), user.username  # fmt: skip
+
+
+def test_a_worker_killed_holding_the_start_still_starts_it_within_3_seconds(
+    test_database_name, tmp_path
+):
+    # Its own workers and beat on a queue of their own, as tests/games/test_timed_play_recovery.py
+    # does: the test knows which worker holds the task, and nobody else can take it or sweep.
+    queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-arena-start"
+    environment = child_environment(test_database_name, CELERY_QUEUE=queue)
+    starts_at = timezone.now() + timedelta(seconds=30)
+    tournament = Tournament.objects.create(
+        name="Doomed start", starts_at=starts_at, ends_at=starts_at + timedelta(minutes=30)
+    )
+    first = start_celery_worker(environment, "doomed")
+    try:
+        start_tournament.apply_async((tournament.pk,), eta=starts_at, queue=queue)
+        processes.wait_until(
+            lambda: _holds(first_name="doomed", tournament_id=tournament.pk),
+            timeout=10, what="the worker holding the start",
+        )  # fmt: skip
+        processes.kill(first)  # no warm shutdown: the task stays unacknowledged
+    finally:
+        processes.stop(first)
+    second = start_celery_worker(environment, "rescuer")
+    beat = start_celery_beat(environment, tmp_path / "beat-schedule")
+    try:
+        processes.wait_until(
+            lambda: Tournament.objects.get(pk=tournament.pk).status == Status.RUNNING,
+            timeout=30, what="the start",
+        )  # fmt: skip
+    finally:
+        processes.stop([beat, second])
+    tournament.refresh_from_db()
+    late = (tournament.started_at - tournament.starts_at).total_seconds()
+    assert 0 <= late < ON_TIME_SECONDS, late
+
+
+def _holds(*, first_name: str, tournament_id: int) -> bool:
+    scheduled = app.control.inspect(timeout=1.0).scheduled() or {}
+    return any(
+        first_name in name and any(task["request"]["args"][0] == tournament_id for task in tasks)
+        for name, tasks in scheduled.items()
+    )
