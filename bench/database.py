@@ -8,7 +8,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,3 +24,16 @@ def prepare() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     manage("migrate", "--noinput")
     manage("collectstatic", "--noinput")
+
+
+def run_on_database(run: Callable[[Any], int], arguments: Any) -> int:
+    """`run(arguments)` with Django set up on a prepared database: throwaway embedded servers
+    unless DATABASE_URL / REDIS_URL name others."""
+    from config.embedded import EmbeddedServices
+
+    with EmbeddedServices(None):
+        prepare()
+        import django
+
+        django.setup()
+        return run(arguments)

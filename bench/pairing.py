@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench.database import prepare
+from bench.database import run_on_database
 from config import processes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,15 +43,7 @@ def main() -> int:
     parser.add_argument("--leavers", type=float, default=0.1, help="share leaving early")
     parser.add_argument("--decline", type=float, default=0.1, help="share declining an offer")
     parser.add_argument("--seed", type=int, default=15)
-    arguments = parser.parse_args()
-    from config.embedded import EmbeddedServices
-
-    with EmbeddedServices(None):
-        prepare()
-        import django
-
-        django.setup()
-        return run(arguments)
+    return run_on_database(run, parser.parse_args())
 
 
 def start_site(beat: bool) -> tuple[subprocess.Popen, int]:

@@ -6,7 +6,7 @@ read-only. A moderator cancels a tournament or removes a player through the serv
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from moderation.admin import ModerationActionForm, action_inputs, run_each
+from moderation.admin import ModerationActionForm, ReadOnlyAdmin, action_inputs, run_each
 from moderation.admin_secrets import SecretColumnsGuard
 from moderation.services import may_moderate
 from tournaments import schedule
@@ -74,22 +74,13 @@ class TournamentAdmin(SecretColumnsGuard, TournamentModeration, admin.ModelAdmin
 
 
 @admin.register(Player)
-class PlayerAdmin(SecretColumnsGuard, TournamentModeration, admin.ModelAdmin):
+class PlayerAdmin(TournamentModeration, ReadOnlyAdmin):
     list_display = ("tournament", "user", "points", "wins", "losses", "removed", "withdrawn")
     list_filter = ("removed", "withdrawn")
     search_fields = ("user__username", "tournament__name")
     raw_id_fields = ("tournament", "user", "last_opponent", "playing")
     action_form = ModerationActionForm
     actions = ["remove"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     @admin.action(description=_("Remove from the tournament (points struck out)"),
                   permissions=["moderate"])  # fmt: skip
@@ -101,15 +92,6 @@ class PlayerAdmin(SecretColumnsGuard, TournamentModeration, admin.ModelAdmin):
 
 
 @admin.register(ModerationEntry)
-class ModerationEntryAdmin(admin.ModelAdmin):
+class ModerationEntryAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "moderator", "action", "tournament", "target_user", "reason")
     list_filter = ("action",)
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

@@ -128,7 +128,9 @@ def test_twenty_players_in_a_three_minute_arena(site, test_database_name, tmp_pa
     pairings = list(Pairing.objects.filter(tournament=tournament).select_related("match"))
     assert len(pairings) >= PLAYERS  # several rounds were played
     last_minute = tournament.ends_at - timedelta(minutes=1)
-    assert all(tournament.starts_at <= p.match.started_at < last_minute for p in pairings)
+    outside = [(p.match_id, p.match.started_at) for p in pairings
+               if not tournament.starts_at <= p.match.started_at < last_minute]  # fmt: skip
+    assert not outside, (tournament.starts_at, last_minute, outside)
     _nobody_in_two_matches_and_nobody_left_waiting(users, pairings, tournament)
     _standings_equal_a_recomputation(users, pairings)
     # Coalesced: never two standings messages within the same sweep (one a second).

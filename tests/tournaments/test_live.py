@@ -14,6 +14,7 @@ from django.urls import reverse
 from games import services as game_services
 from tests.factories import PASSWORD
 from tests.games.conftest import cookie_for
+from tests.pairing.test_sockets import until
 from tests.tournaments.conftest import arena, rated
 from tournaments import live
 from tournaments.models import ChatLine, Player, Status, Tournament
@@ -31,12 +32,6 @@ async def open_socket(tournament_id: int, user=None, query: str = "") -> Websock
     )
     assert (await socket.connect())[0]
     return socket
-
-
-async def until(socket, kind: str) -> dict:
-    while (message := await socket.receive_json_from(timeout=5))["type"] != kind:
-        pass
-    return message
 
 
 async def reply(socket, frame: dict) -> dict:

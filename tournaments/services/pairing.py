@@ -68,6 +68,11 @@ def tournament_pair(*, tournament_id: int) -> int:
         ]
         started = 0
         for pairing in pair_free(free, blocked_pairs_among(free_ids)):
+            # A wave of many matches takes a while: none may begin in the last minute.
+            if not may_pair(
+                timezone.now(), starts_at=tournament.starts_at, ends_at=tournament.ends_at
+            ):
+                break
             try:
                 _start(tournament, pairing.first, pairing.second)
             except CommandError:  # one started a match another way meanwhile: not paired
