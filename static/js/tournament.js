@@ -67,7 +67,7 @@ function rowOf(row, own) {
     name.append(note);
   }
   tr.append(name, cell(String(row.points), "num"),
-    cell(row.performance === null ? "–" : String(row.performance), "num"),
+    cell(row.performance === null ? "–" : String(row.performance), "num perf"),
     cell(String(row.wins), "num"), cell(String(row.losses), "num"));
   return tr;
 }
