@@ -333,3 +333,14 @@ def test_a_series_makes_each_start_once():
         later - earlier == timedelta(hours=1)
         for earlier, later in zip(starts, starts[1:], strict=False)
     )
+
+
+@pytest.mark.parametrize(("clock", "turn_seconds"), [("nardeon", None), ("omerta", None),
+                                                     ("turn", 90)])  # fmt: skip
+def test_the_matches_play_on_the_tournaments_clock(clock, turn_seconds):
+    a, b = rated("clock_a"), rated("clock_b")
+    tournament = arena(time_control=clock, turn_seconds=90, rule_set_name="tournament", length=3)
+    join_all(tournament, [a, b])
+    match = match_of(a)
+    assert (match.time_control, match.turn_seconds) == (clock, turn_seconds)
+    assert (match.rule_set_name, match.length, match.rated) == ("tournament", 3, True)

@@ -20,8 +20,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.fairness import new_client_seed, new_server_seed
-from games.models import Match, MatchStatus
-from games.services.lifecycle import match_start_paired
+from games.models import Match, MatchStatus, TimeControl
+from games.rules import rule_set
+from games.services.starts import match_new, match_started, players_lock, refuse_if_playing
 from moderation.eligibility import blocked_pairs_among
 from ratings.selectors import ratings_of
 from realtime.errors import CommandError
@@ -95,17 +96,25 @@ def _playing_elsewhere(user_ids: list[int]) -> set[int]:
 
 
 def _start(tournament: Tournament, first: Free, second: Free) -> Match:
-    """One tournament match, begun at once with the opening roll (games' start path: it takes
-    both players' start locks and refuses, changing nothing, when one is playing). The server
+    """One tournament match, begun at once with the opening roll through games' start path
+    (games/services/starts.py: both players' start locks, `in_a_match` refused changing
+    nothing, `match_new`, then `match_started`), with the tournament's clock. The server
     draws both client seeds: neither player has sent one, and the server seed is drawn with them
     (games/fairness)."""
+    people = [first.user_id, second.user_id]
     with transaction.atomic():  # a refused start rolls back only itself
-        match = match_start_paired(
-            first_id=first.user_id, second_id=second.user_id,
-            rule_set_name=tournament.rule_set_name, length=tournament.length,
-            turn_seconds=tournament.turn_seconds, rated=tournament.rated,
+        players_lock(people)
+        refuse_if_playing(people)
+        turn = tournament.time_control == TimeControl.TURN
+        context = match_new(
+            seats=(first.user_id, second.user_id), rule_set_name=tournament.rule_set_name,
+            rules=rule_set(tournament.rule_set_name, match_length=tournament.length),
+            rated=tournament.rated, turn_seconds=tournament.turn_seconds if turn else None,
+            time_control=tournament.time_control,
             client_seeds=(new_client_seed(), new_client_seed()), server_seed=new_server_seed(),
         )  # fmt: skip
+        match_started(context, people)
+        match = context.match
         Pairing.objects.create(
             match=match, tournament=tournament, first_id=first.user_id,
             second_id=second.user_id, first_rating=first.rating, second_rating=second.rating,
