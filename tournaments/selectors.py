@@ -36,15 +36,27 @@ class Row:
     wins: int
     losses: int
     on_fire: bool
-    playing: bool
-    away: bool  # withdrawn or paused
+    playing: int | None  # the match being played
+    paused: bool
+    withdrawn: bool
     struck_out: bool
+
+    @property
+    def away(self) -> bool:
+        return self.paused or self.withdrawn
+
+    def me(self) -> dict[str, Any]:
+        """The viewer's own state, for the page's buttons (docs/protocol.md `standings`.me)."""
+        return {
+            "joined": not (self.withdrawn or self.struck_out), "paused": self.paused,
+            "removed": self.struck_out, "playing": self.playing,
+        }  # fmt: skip
 
     def wire(self) -> dict[str, Any]:
         return {
             "place": self.place, "user": self.username, "user_id": self.user_id,
             "points": self.points, "performance": self.performance, "wins": self.wins,
-            "losses": self.losses, "on_fire": self.on_fire, "playing": self.playing,
+            "losses": self.losses, "on_fire": self.on_fire, "playing": self.playing is not None,
             "away": self.away, "struck_out": self.struck_out,
         }  # fmt: skip
 
@@ -73,8 +85,8 @@ def standings(tournament_id: int) -> list[Row]:
             Row(
                 place=place, user_id=user_id, username=name, points=points,
                 performance=round(total / counted) if counted else None, wins=wins,
-                losses=losses, on_fire=streak >= 2, playing=playing is not None,
-                away=withdrawn or paused, struck_out=removed,
+                losses=losses, on_fire=streak >= 2, playing=playing, paused=paused,
+                withdrawn=withdrawn, struck_out=removed,
             )
         )  # fmt: skip
     return ranked
@@ -105,6 +117,7 @@ def standings_page(rows: list[Row], *, page: int, user_id: int | None) -> dict[s
     return {
         "page": page, "pages": pages, "players": len(rows),
         "rows": [row.wire() for row in shown], "own": own.wire() if own else None,
+        "me": own.me() if own else None,
     }  # fmt: skip
 
 

@@ -10,6 +10,7 @@ is an `error` with the service's code, and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any, ClassVar
 from urllib.parse import parse_qs
@@ -88,21 +89,42 @@ def _opening_state(tournament_id: int, user, token: str | None) -> dict[str, Any
     return {"version": tournament.version}
 
 
-def _standings(tournament_id: int, version: int, page: int, user_id: int | None) -> dict:
+def _read_standings(tournament_id: int, version: int) -> tuple[str, list[selectors.Row]]:
+    """The tournament's status and standings at `version`: read once per process per version
+    (selectors.standings_snapshot), whichever of its sockets asks first."""
     tournament = selectors.tournament_for_page(tournament_id)
-    rows = selectors.standings_snapshot(tournament_id, version)
-    me = selectors.player_of(tournament_id, user_id)
+    return (
+        tournament.status if tournament else "cancelled",
+        selectors.standings_snapshot(tournament_id, version),
+    )
+
+
+def _standings(status: str, rows: list, version: int, page: int, user_id: int | None) -> dict:
+    """One socket's `standings` message: its page and its viewer's own row, cut from the
+    shared read without a query (docs/protocol.md "Tournament socket")."""
     return {
         "type": "standings",
         "version": version,
-        "status": tournament.status if tournament else "cancelled",
+        "status": status,
         **selectors.standings_page(rows, page=page, user_id=user_id),
-        "podium": selectors.podium(rows) if tournament and tournament.status == "finished" else [],
-        "me": None if me is None else {
-            "joined": not (me.withdrawn or me.removed), "paused": me.paused,
-            "removed": me.removed, "playing": me.playing_id,
-        },
-    }  # fmt: skip
+        "podium": selectors.podium(rows) if status == "finished" else [],
+    }
+
+
+# This process's reads in flight, by (tournament, version): the sockets of a tournament that hear
+# of a new version at once share one read (tournaments/live.py).
+_reads: dict[tuple[int, int], asyncio.Future] = {}
+
+
+async def _shared_read(tournament_id: int, version: int) -> tuple[str, list]:
+    key = (tournament_id, version)
+    future = _reads.get(key)
+    if future is None:
+        future = _reads[key] = asyncio.ensure_future(
+            in_database_thread(_read_standings)(tournament_id, version)
+        )
+        future.add_done_callback(lambda _done: _reads.pop(key, None))
+    return await asyncio.shield(future)
 
 
 class TournamentSocket(SiteSocket):
@@ -132,12 +154,10 @@ class TournamentSocket(SiteSocket):
     async def _send_standings(self, version: int, *, force: bool = False) -> None:
         if version <= self.sent_version and not force:
             return
+        status, rows = await _shared_read(self.tournament_id, version)
         user_id = self.user.pk if self.user else None
-        state = await in_database_thread(_standings)(
-            self.tournament_id, version, self.page, user_id
-        )
         self.sent_version = max(self.sent_version, version)
-        await self.send_json(state)
+        await self.send_json(_standings(status, rows, version, self.page, user_id))
 
     # --- Messages from the group (tournaments/live.py) ----------------------------------------
 
@@ -177,6 +197,13 @@ class TournamentSocket(SiteSocket):
             await self.send_error(error.code, str(error.message), reply_to=message)
             return
         await self.send_json({"type": "ack", "id": echo_id(message)})
+        if isinstance(command, Join | Withdraw | Pause):
+            # The sender sees its own change at once; everyone else with the next sweep.
+            opening = await in_database_thread(_opening_state)(
+                self.tournament_id, self.user, self.token
+            )
+            if opening is not None:
+                await self._send_standings(opening["version"], force=True)
 
     async def _join(self, command: Join) -> None:
         await in_database_thread(tournament_join)(
