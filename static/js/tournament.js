@@ -30,10 +30,9 @@ function clockText(ms) {
 function tick() {
   const now = Date.now();
   let text = "";
-  if (state.status === "scheduled") text = t("starts_in", { time: clockText(state.starts - now) });
-  else if (state.status === "running") text = t("ends_in", { time: clockText(state.ends - now) });
-  else text = t(state.status);
-  $("countdown").textContent = text;
+  if (state.status === "scheduled") text = `· ${t("starts_in", { time: clockText(state.starts - now) })}`;
+  else if (state.status === "running") text = `· ${t("ends_in", { time: clockText(state.ends - now) })}`;
+  $("countdown").textContent = text; // over: the status beside it says so
 }
 
 function cell(text, className) {

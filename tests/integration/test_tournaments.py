@@ -133,9 +133,13 @@ def test_twenty_players_in_a_three_minute_arena(site, test_database_name, tmp_pa
     assert not outside, (tournament.starts_at, last_minute, outside)
     _nobody_in_two_matches_and_nobody_left_waiting(users, pairings, tournament)
     _standings_equal_a_recomputation(users, pairings)
-    # Coalesced: never two standings messages within the same sweep (one a second).
-    gaps = [later - earlier for earlier, later in zip(arrivals[1:], arrivals[2:], strict=False)]
-    assert len(arrivals) > 10 and min(gaps) >= 0.9, gaps
+    # Coalesced: one standings message a second at most (tournaments/live.py). Measured where
+    # the client hears them, after Daphne and the network: a late one may land close to the
+    # next, but never three within a second, and never more than one per second over the run.
+    heard = arrivals[1:]  # the first is the socket's opening state
+    assert len(heard) > 10
+    assert all(later - earlier > 1.0 for earlier, later in zip(heard, heard[2:], strict=False))
+    assert len(heard) <= heard[-1] - heard[0] + 2, (len(heard), heard[-1] - heard[0])
 
 
 def _nobody_in_two_matches_and_nobody_left_waiting(users, pairings, tournament) -> None:
@@ -182,29 +186,29 @@ def test_a_worker_killed_holding_the_start_still_starts_it_within_3_seconds(
     # does: the test knows which worker holds the task, and nobody else can take it or sweep.
     queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-arena-start"
     environment = child_environment(test_database_name, CELERY_QUEUE=queue)
-    starts_at = timezone.now() + timedelta(seconds=30)
-    tournament = Tournament.objects.create(
-        name="Doomed start", starts_at=starts_at, ends_at=starts_at + timedelta(minutes=30)
-    )
     first = start_celery_worker(environment, "doomed")
+    second = beat = None
     try:
+        # Far enough ahead for the rescuer and the beat to be up before it on a loaded machine.
+        starts_at = timezone.now() + timedelta(seconds=60)
+        tournament = Tournament.objects.create(
+            name="Doomed start", starts_at=starts_at, ends_at=starts_at + timedelta(minutes=30)
+        )
         start_tournament.apply_async((tournament.pk,), eta=starts_at, queue=queue)
         processes.wait_until(
             lambda: _holds(first_name="doomed", tournament_id=tournament.pk),
             timeout=10, what="the worker holding the start",
         )  # fmt: skip
-        processes.kill(first)  # no warm shutdown: the task stays unacknowledged
-    finally:
-        processes.stop(first)
-    second = start_celery_worker(environment, "rescuer")
-    beat = start_celery_beat(environment, tmp_path / "beat-schedule")
-    try:
+        second = start_celery_worker(environment, "rescuer")
+        beat = start_celery_beat(environment, tmp_path / "beat-schedule")
+        assert timezone.now() < starts_at - timedelta(seconds=2), "too slow to set up in time"
+        processes.kill(first)  # no warm shutdown: the start's task stays unacknowledged
         processes.wait_until(
             lambda: Tournament.objects.get(pk=tournament.pk).status == Status.RUNNING,
-            timeout=30, what="the start",
+            timeout=90, what="the start",
         )  # fmt: skip
     finally:
-        processes.stop([beat, second])
+        processes.stop([process for process in (first, second, beat) if process is not None])
     tournament.refresh_from_db()
     late = (tournament.started_at - tournament.starts_at).total_seconds()
     assert 0 <= late < ON_TIME_SECONDS, late
