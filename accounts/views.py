@@ -3,7 +3,6 @@
 
 from allauth.account.views import LoginView, SignupView
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -13,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_POST
 
-from accounts.guests import GuestRefused, guest_create
+from accounts.guests import guest_sign_in
 from accounts.models import User
 from realtime.language import supported_language
 
@@ -22,13 +21,9 @@ from realtime.language import supported_language
 def play_now(request: HttpRequest) -> HttpResponse:
     """ "Play now" without an account: a guest identity in the session (accounts/guests.py),
     then the Play page, where the computer waits."""
-    if not request.user.is_authenticated:
-        try:
-            guest = guest_create(address=request.META.get("REMOTE_ADDR"))
-        except GuestRefused as refusal:
-            messages.error(request, str(refusal))
-            return redirect("home")
-        login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
+    if not request.user.is_authenticated and (refusal := guest_sign_in(request)):
+        messages.error(request, refusal)
+        return redirect("home")
     return redirect(reverse("play") + "#computer")
 
 

@@ -130,6 +130,10 @@ class MatchCreateForm(forms.Form):
         required=False, initial=True,
     )  # fmt: skip
 
+    # The choices most players make, shown at once; the rest fold under "More options"
+    # (templates/games/_form_fields.html), the client seed among them.
+    common_fields: tuple[str, ...] = ("rule_set_name", "length", "turn_seconds", "rated")
+
     def __init__(self, *args, guest: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.guest = guest
@@ -174,6 +178,16 @@ class MatchCreateForm(forms.Form):
             self.add_error("min_rating", _("A rating range is for open challenges only."))
         return cleaned
 
+    def common(self) -> list:
+        return [self[name] for name in self.fields if name in self.common_fields]
+
+    def more(self) -> list:
+        return [self[name] for name in self.fields if name not in self.common_fields]
+
+    def more_has_errors(self) -> bool:
+        """Folded fields with an error are shown unfolded."""
+        return self.is_bound and any(field.errors for field in self.more())
+
     def service_arguments(self) -> dict:
         """The cleaned settings as `match_create`'s keywords."""
         data = self.cleaned_data
@@ -207,7 +221,9 @@ class BotMatchForm(MatchCreateForm):
     """Play the computer: a level, the rule set, length and time; casual unless rated."""
 
     field_order = ["level", "rule_set_name", "length", "turn_seconds", "rated"]
-    level = forms.ChoiceField(label=_("Level"), choices=BotLevel.choices, initial=BotLevel.CLUB)
+    common_fields = ("level", "rule_set_name", "length", "turn_seconds")
+    # A newcomer's first match is against the gentlest bot.
+    level = forms.ChoiceField(label=_("Level"), choices=BotLevel.choices, initial=BotLevel.BEGINNER)
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=False)
     private = None  # a match against the computer is started at once, nobody else joins
     reserve_seconds = None

@@ -22,6 +22,7 @@ require_two_factors(admin.site)
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("play/computer/", views.play_computer, name="play_computer"),
     path("rules/", views.rules, name="rules"),
     path("healthz", views.healthz, name="healthz"),
     path("metrics", metrics_view.metrics, name="metrics"),

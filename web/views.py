@@ -8,27 +8,51 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import PreferencesForm
+from accounts.guests import guest_sign_in
 from accounts.models import User
 from analysis.selectors import player_performance
 from config.health import cached_checks
 from games.models import RuleSetName
 from games.rules import ruleset
-from games.selectors import MatchKey, player_match_page
+from games.selectors import MatchKey, player_match_page, player_open_match
+from games.services import CommandError, match_create_vs_bot
 from moderation.eligibility import may_challenge
 from moderation.selectors import blockers_between, blocks_of
 from moderation.services import can_report
 from ratings.records import Record, player_record, rating_deltas
 from tournaments.selectors import history_of as tournament_history
+from web.home import QUICK_COMPUTER, home_context
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    return render(request, "home.html", home_context(request))
+
+
+@require_POST
+def play_computer(request: HttpRequest) -> HttpResponse:
+    """One click from the home page into a match against Bot-Beginner with the usual settings
+    (README "Playing the computer"); a visitor becomes a guest first (accounts/guests.py). A
+    player already in a match is taken back to it."""
+    if not request.user.is_authenticated and (refusal := guest_sign_in(request)):
+        messages.error(request, refusal)
+        return redirect("home")
+    seed = request.POST.get("client_seed") or None
+    try:
+        match = match_create_vs_bot(user=request.user, client_seed=seed, **QUICK_COMPUTER)
+    except CommandError as error:
+        current = player_open_match(request.user)
+        if current is not None:
+            return redirect(current)
+        messages.error(request, error.message)
+        return redirect(reverse("play") + "#computer")
+    return redirect(match)
 
 
 def rules(request: HttpRequest) -> HttpResponse:

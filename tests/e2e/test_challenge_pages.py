@@ -7,9 +7,7 @@ Screenshots go to $SCREENSHOT_DIR when set (else the test's temporary folder), t
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -17,7 +15,7 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Match
 from games.services.challenges import challenge_direct
-from tests.e2e.test_contrast import SIZES, signed_in_context
+from tests.e2e.pages import SIZES, shots_folder, signed_in_context
 from tests.e2e.test_live_match import off_the_browser_thread
 from tests.factories import make_user
 from tests.ratings.conftest import play_rated
@@ -30,12 +28,6 @@ WORDS = {
     "ru": {"waiting": "Ждём, пока {name} примет вызов", "cancel": "Отменить вызов",
            "lobby_cancel": "Отмена", "anyone": "Ждём, пока соперник примет вызов"},
 }  # fmt: skip
-
-
-def shots_folder(tmp_path) -> Path:
-    shots = Path(os.environ.get("SCREENSHOT_DIR") or tmp_path)
-    shots.mkdir(parents=True, exist_ok=True)
-    return shots
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])

@@ -6,42 +6,21 @@ Screenshots go to $SCREENSHOT_DIR when set (else the test's temporary folder), t
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from games.services.challenges import challenge_direct
 from tests.e2e.contrast import low_contrast
+from tests.e2e.pages import SIZES, shots_folder, signed_in_context
 from tests.e2e.test_live_match import off_the_browser_thread
 from tests.factories import make_user
 from tests.ratings.conftest import play_rated
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
-
-
-def signed_in_context(browser, site, client_class, user, *, size, language):
-    client = client_class()
-    client.force_login(user)
-    width, height = SIZES[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, is_mobile=size == "phone"
-    )
-    context.add_cookies(
-        [
-            {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": site.url},
-            {"name": "django_language", "value": language, "url": site.url},
-        ]
-    )
-    return context
-
 
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_links_and_buttons_read_at_4_5_to_1(browser, site, client, tmp_path, language):
-    shots = Path(os.environ.get("SCREENSHOT_DIR") or tmp_path)
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = shots_folder(tmp_path)
     anna, boris = make_user(f"anna_contrast_{language}"), make_user(f"boris_contrast_{language}")
     play_rated(anna, boris, length=3)
     play_rated(boris, anna, length=1)

@@ -51,6 +51,9 @@ def test_a_guest_plays_the_computer_then_signs_up_and_keeps_the_match(browser, c
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{computer_site.url}/")
     shoot(page, "home-anonymous")
+    # The Play page's "Play now" (the home page's one click is tests/e2e/test_home_play.py):
+    # this match is untimed, set on the form.
+    page.goto(f"{computer_site.url}/play/")
     page.click("#play-now")
     page.wait_for_url(re.compile(r".*/play/#computer$"))
     guest = User.objects.get(is_guest=True)

@@ -1,0 +1,32 @@
+"""What the page tests share: the two sizes every page is looked at (a phone, 390x844, and a
+desktop, 1280x800), a signed-in context in a language, and where screenshots go ($SCREENSHOT_DIR
+when set, else the test's temporary folder), to be looked at."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+
+
+def signed_in_context(browser, site, client_class, user, *, size, language):
+    client = client_class()
+    client.force_login(user)
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=size == "phone"
+    )
+    context.add_cookies(
+        [
+            {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": site.url},
+            {"name": "django_language", "value": language, "url": site.url},
+        ]
+    )
+    return context
+
+
+def shots_folder(tmp_path) -> Path:
+    shots = Path(os.environ.get("SCREENSHOT_DIR") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
