@@ -2,10 +2,14 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 
 from accounts.models import User
 from accounts.usernames import validate_username
 from realtime.language import supported_language, user_language
+
+RETURN_KEY = "signup_return_to"  # the page a new player signed up from
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -33,10 +37,23 @@ class AccountAdapter(DefaultAccountAdapter):
         return super().new_user(request)
 
     def save_user(self, request: HttpRequest, user, form, commit: bool = True):  # noqa: ANN001
+        # Where the player signed up from: the confirmation link brings them back there.
+        back = request.POST.get("next") or request.GET.get("next")
+        if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+            request.session[RETURN_KEY] = back
         user.is_guest = False
         if not user.language:
             user.language = supported_language(translation.get_language()) or ""
         return super().save_user(request, user, form, commit=commit)
+
+    def get_email_verification_redirect_url(self, email_address) -> str:  # noqa: ANN001
+        back = self.request.session.pop(RETURN_KEY, None)
+        return back or super().get_email_verification_redirect_url(email_address)
+
+    def format_email_subject(self, subject: str) -> str:
+        """The site's own name before every subject ("Long Nardy: …"), in the reader's language
+        (send_mail sets it), not the host's name allauth would put there."""
+        return gettext("Long Nardy: %(subject)s") % {"subject": subject}
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         recipient = context.get("user")

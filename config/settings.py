@@ -381,11 +381,16 @@ if DEBUG and env_bool("NARDY_FAST_PASSWORD_HASHER", False):
     ]
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+# A new player stays signed in (a guest keeps playing, its games kept: accounts/adapters.py) and
+# gets a confirmation email whose link confirms at once and signs in in the browser that signed
+# up (allauth's LOGIN_ON_EMAIL_CONFIRMATION works within that session only: the link alone is
+# no login).
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
-ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+ACCOUNT_CONFIRM_EMAIL_ON_GET = True
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
 # ACCOUNT_ALLOW_SIGNUP=0 closes sign-up (maintenance, an attack); accounts/adapters.py reads it.
 ACCOUNT_ALLOW_SIGNUP = env_bool("ACCOUNT_ALLOW_SIGNUP", True)

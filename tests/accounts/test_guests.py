@@ -110,14 +110,16 @@ def test_signing_up_from_a_guest_session_keeps_the_matches(client, fixed_dice):
     services.match_resign(user=guest, match_id=match.pk)
     # A guest may open the sign-up page (allauth would send a signed-in visitor away).
     assert client.get(reverse("account_signup")).status_code == 200
+    back = match.get_absolute_url()
     response = client.post(
         reverse("account_signup"),
         {"username": "olena", "email": f"olena{RUN}@example.com", "password1": PASSWORD,
-         "password2": PASSWORD},
+         "password2": PASSWORD, "next": back},
     )  # fmt: skip
-    assert response.status_code == 302
-    assert response["Location"] == reverse("account_email_verification_sent")
+    # Still signed in, as the same row, and back where the player signed up from.
+    assert response.status_code == 302 and response["Location"] == back
     user = User.objects.get(username="olena")
+    assert client.session["_auth_user_id"] == str(user.pk)
     assert user.pk == guest.pk and not user.is_guest and user.has_usable_password()
     assert Match.objects.get(pk=match.pk).creator_id == user.pk
     assert not User.objects.filter(is_guest=True).exists()

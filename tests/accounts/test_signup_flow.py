@@ -1,10 +1,13 @@
 import re
+import uuid
 
 import pytest
 from django.core import mail
 from django.urls import reverse
 
 from tests.factories import PASSWORD, make_user
+
+RUN = uuid.uuid4().hex[:8]  # addresses of this run (allauth's email cooldown outlives a test)
 
 pytestmark = pytest.mark.django_db
 
@@ -17,28 +20,30 @@ def test_sign_up_verify_log_in_profile_log_out(client):
             "email": "natalia@example.com",
             "password1": PASSWORD,
             "password2": PASSWORD,
+            "next": "/rules/",
         },
     )
-    assert response.status_code == 302
-    assert response["Location"] == reverse("account_email_verification_sent")
+    # The new player stays signed in and lands back where they were.
+    assert response.status_code == 302 and response["Location"] == "/rules/"
+    assert client.session["_auth_user_id"]
 
-    # Verification is mandatory: logging in before confirming does not let the player in.
-    client.logout()
-    response = client.post(reverse("account_login"), {"login": "natalia", "password": PASSWORD})
-    assert "_auth_user_id" not in client.session
-
+    # Our own email, in the site's name (not the host's), with a link that confirms at once.
     assert len(mail.outbox) >= 1
-    body = mail.outbox[-1].body
-    assert mail.outbox[-1].to == ["natalia@example.com"]
+    message = mail.outbox[-1]
+    assert message.to == ["natalia@example.com"]
+    assert message.subject == "Long Nardy: Welcome: confirm your email address"
+    assert message.body.startswith("Hello from Long Nardy!")
+    assert "Welcome to Long Nardy, natalia!" in message.body
+    assert "testserver" not in message.body.splitlines()[0]
+    body = message.body
     confirm_path = re.search(r"https?://[^/\s]+(/accounts/confirm-email/[^\s]+)", body).group(1)
     response = client.get(confirm_path)
-    assert response.status_code == 200
-    response = client.post(confirm_path)
-    assert response.status_code == 302
+    assert response.status_code == 302 and response["Location"] == "/rules/"
 
     from allauth.account.models import EmailAddress
 
     assert EmailAddress.objects.get(email="natalia@example.com").verified
+    client.logout()
 
     # Log in with the email address this time (username or email both work).
     response = client.post(
@@ -113,3 +118,37 @@ def test_pages_render(client):
         response = client.get(reverse(name))
         assert response.status_code == 200, name
     assert "six consecutive points" in client.get(reverse("rules")).content.decode()
+
+
+@pytest.mark.parametrize("language", ["ru", "ro", "uk", "el", "sr-latn"])
+def test_the_confirmation_email_is_ours_in_the_players_language(client, language):
+    from django.conf import settings
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    mail.outbox.clear()
+    client.post(
+        reverse("account_signup"),
+        {"username": f"player_{language.replace('-', '_')}",
+         "email": f"{language}{RUN}@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )  # fmt: skip
+    message = mail.outbox[-1]
+    first_line = message.body.splitlines()[0]
+    assert first_line != "Hello from Long Nardy!" and "testserver" not in first_line
+    assert "Welcome" not in message.subject and "Long Nardy" not in message.subject
+    assert "Long Nardy" not in message.body and "/accounts/confirm-email/" in message.body
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x", "javascript:x"])
+def test_a_foreign_next_is_not_followed(client, target):
+    response = client.post(
+        reverse("account_signup"),
+        # An address of its own: allauth's cooldown keeps one address's emails apart for minutes.
+        {"username": "wary", "email": f"wary{len(target)}{RUN}@example.com", "password1": PASSWORD,
+         "password2": PASSWORD, "next": target},
+    )  # fmt: skip
+    assert response.status_code == 302 and "evil" not in response["Location"]
+    assert "javascript" not in response["Location"]
+    body = mail.outbox[-1].body
+    confirm_path = re.search(r"https?://[^/\s]+(/accounts/confirm-email/[^\s]+)", body).group(1)
+    response = client.get(confirm_path)
+    assert response.status_code == 302 and "evil" not in response["Location"]

@@ -97,7 +97,9 @@ def test_a_guest_plays_the_computer_then_signs_up_and_keeps_the_match(browser, c
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
     page.locator("form[action*=signup] button[type=submit]").click()
-    page.wait_for_url(re.compile(r".*/accounts/confirm-email/"))
+    # Still signed in, back on the match page the player signed up from.
+    page.wait_for_url(re.compile(rf".*/matches/{match_id}/$"))
+    assert page.locator(".account-menu summary").inner_text() == "kept_games"
     user = User.objects.get(username="kept_games")
     assert user.pk == guest.pk and not user.is_guest
     page.goto(f"{computer_site.url}/@/kept_games")
