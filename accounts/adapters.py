@@ -40,11 +40,19 @@ class AccountAdapter(DefaultAccountAdapter):
         # Where the player signed up from: the confirmation link brings them back there.
         back = request.POST.get("next") or request.GET.get("next")
         if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-            request.session[RETURN_KEY] = back
+            request.signup_return_to = back  # kept in the session by login() below
         user.is_guest = False
         if not user.language:
             user.language = supported_language(translation.get_language()) or ""
         return super().save_user(request, user, form, commit=commit)
+
+    def login(self, request: HttpRequest, user) -> None:  # noqa: ANN001
+        """The sign-up's login starts a new session (the password changed: Django flushes the
+        old one), so the page to return to is written after it."""
+        super().login(request, user)
+        back = getattr(request, "signup_return_to", None)
+        if back:
+            request.session[RETURN_KEY] = back
 
     def get_email_verification_redirect_url(self, email_address) -> str:  # noqa: ANN001
         back = self.request.session.pop(RETURN_KEY, None)
