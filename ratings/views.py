@@ -90,7 +90,10 @@ def leaderboard(request: HttpRequest, board: str = "rating") -> HttpResponse:
             [own_line] = _lines(
                 chosen, [own], first_rank=chosen.rank_of(own), user_id=user_id, found_id=found_id
             )
-            own_line = dataclasses.replace(own_line, gap_before=True)
+            # "…" only where rows are left out between the page and the own row: a page the
+            # counted size (cached for a minute) leaves empty is no gap before #1.
+            gap = bool(lines) and own_line.rank > lines[-1].rank + 1
+            own_line = dataclasses.replace(own_line, gap_before=gap)
     return render(
         request,
         "ratings/leaderboard.html",

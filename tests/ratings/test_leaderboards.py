@@ -252,3 +252,24 @@ def test_the_beat_task_lists_the_page_starts_ahead_of_the_views(client, monkeypa
     assert rows(client.get(board_url()).content.decode()) == [(1, "early")]
     refresh_boards()
     assert rows(client.get(board_url()).content.decode()) == [(1, "later"), (2, "early")]
+
+
+def test_no_gap_row_above_the_first_rank(client, monkeypatch):
+    """A board counted empty a moment ago (its size is cached) shows a new winner's own row as
+    #1 with no "…" row above it."""
+    import secrets
+
+    monkeypatch.setattr("ratings.selectors.BOARD_COUNT_SECONDS", 60)
+    monkeypatch.setattr("ratings.selectors.BOARD_CACHE_PREFIX", f"test-{secrets.token_hex(4)}")
+    winner, loser = make_user("first_winner"), make_user("first_loser")
+    client.force_login(winner)
+    assert rows(client.get(board_url("wins")).content.decode()) == []  # counted: empty
+    play_rated(winner, loser)
+    html = client.get(board_url("wins")).content.decode()
+    assert rows(html) == [(1, "first_winner")]
+    assert 'class="gap"' not in html
+    # After a page of other rows, a real gap keeps its "…".
+    players = [rated_player(f"g{index:03}", str(2000 - index)) for index in range(PER_PAGE + 3)]
+    client.force_login(players[-1])
+    html = client.get(board_url()).content.decode()
+    assert 'class="gap"' in html
