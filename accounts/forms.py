@@ -1,14 +1,23 @@
 from django import forms
 from django.conf import settings
+from django.utils.text import capfirst
+from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
 
+def own_name(code: str) -> str:
+    return capfirst(get_language_info(code)["name_local"])
+
+
 class PreferencesForm(forms.ModelForm):
     language = forms.ChoiceField(
         label=_("Language"),
-        choices=[("", _("the browser's language"))] + list(settings.LANGUAGES),
+        # Each language in its own name, as the footer's selector lists them: a reader finds
+        # theirs whatever language the page is in.
+        choices=[("", _("the browser's language"))]
+        + [(code, own_name(code)) for code, _name in settings.LANGUAGES],
         required=False,
         help_text=_("The language of the site and of the emails we send you."),
     )
