@@ -8,9 +8,9 @@ import { commitment, diceFromBytes, roller, verifyExport } from "../../static/js
 
 const SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 const fixture = () =>
-  JSON.parse(readFileSync(new URL("../fairness/fixtures/engine_match.json", import.meta.url), "utf8"));
+  JSON.parse(readFileSync(new URL("../games/fairness/fixtures/engine_match.json", import.meta.url), "utf8"));
 
-test("known answers, as in tests/fairness/test_roll_function.py", async () => {
+test("known answers, as in tests/games/fairness/test_roll_function.py", async () => {
   assert.equal(await commitment(SEED), "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd");
   const roll = await roller(SEED);
   assert.deepEqual(await roll(["alice", "bob"], 1, 1), [5, 3]);

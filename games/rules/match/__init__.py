@@ -14,7 +14,7 @@ next game's opening roll), and every roll drawn is recorded in an event with its
 
 Each operation only *decides* which events happen; ``apply_event`` is the one function that
 changes a state, so replaying a match's events from its first state gives its final state
-(tests/rules/test_match.py checks this over random matches). Events are the engine's own values;
+(tests/games/rules/test_match.py checks this over random matches). Events are the engine's own values;
 their wire form is games/protocol's business.
 """
 

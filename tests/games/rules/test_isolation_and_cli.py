@@ -11,7 +11,7 @@ import pytest
 
 from games.rules import START_BOARD, TRADITIONAL, legal_end_boards
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 
 # Each test starts a process: a fresh interpreter, or the command line.
 pytestmark = pytest.mark.integration

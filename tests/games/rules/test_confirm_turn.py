@@ -11,8 +11,8 @@ import pytest
 from games.rules import IllegalMove, Step
 from games.rules import match as engine
 from games.rules.match import MatchRuleError, Stepped, TimedOut, TurnEnded
-from tests.rules.test_match import T0, new_state, pairs
-from tests.rules.test_table_features import _race_state, seconds
+from tests.games.rules.test_match import T0, new_state, pairs
+from tests.games.rules.test_table_features import _race_state, seconds
 
 ME = frozenset({0})
 

@@ -1,5 +1,5 @@
 """The export verifier and its command line (games/fairness/verify.py, __main__.py) on a match
-the engine played with fair dice (tests/fairness/fixtures/engine_match.json, which the browser's
+the engine played with fair dice (tests/games/fairness/fixtures/engine_match.json, which the browser's
 verifier checks too: tests/js/fairness.test.mjs)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 from games.fairness import ExportError, verify_export
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FIXTURE = Path(__file__).parent / "fixtures" / "engine_match.json"
 
 

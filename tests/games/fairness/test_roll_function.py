@@ -15,7 +15,7 @@ import pytest
 from games.fairness import commitment, roll_message, roll_pair
 from games.fairness.dice import dice_from_bytes, pair_from_blocks
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 
 # Chi-square critical values for p = 0.001 (any statistics table, e.g. NIST/SEMATECH e-Handbook

@@ -28,8 +28,8 @@ from games.rules.clock import (
     turn_deadline,
 )
 from games.rules.match import MatchOver, MatchState, Stepped, TimedOut, TurnEnded
-from tests.rules.test_match import pairs
-from tests.rules.test_properties import PROPERTY_SETTINGS, dice_strategy, positions
+from tests.games.rules.test_match import pairs
+from tests.games.rules.test_properties import PROPERTY_SETTINGS, dice_strategy, positions
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 NARDEON = TimeControl("nardeon")
