@@ -75,8 +75,13 @@ def play_one_action(page) -> bool:
         sources = page.locator("[data-point].legal-source")
         if sources.count() == 0:
             return False
-        sources.first.click()
-        page.locator(".legal-destination").first.click()
+        try:
+            # A click during the opponent's checker flight only lands the flight (docs: the board's
+            # animation is skippable) and selects nothing: the caller's loop looks again.
+            sources.first.click(timeout=5_000)
+            page.locator(".legal-destination").first.click(timeout=5_000)
+        except PlaywrightTimeout:
+            return False
     # The server's event confirms the action: the version moves on. A click that landed while the
     # page was still drawing the previous event is simply tried again by the caller's loop; the
     # final assertions compare every page with the database, so nothing lost can hide.
