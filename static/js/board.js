@@ -305,6 +305,14 @@ export class BoardView {
     this._draw(legal);
   }
 
+  /** A press without a drag: the point under the pointer is picked now, and the click that may
+   * follow it (dispatched right after this pointerup, before any timer) is the same press. */
+  _pressPick(e) {
+    this.suppressClick = true;
+    setTimeout(() => { this.suppressClick = false; }, 0);
+    this._pick(this._keyOf(document.elementFromPoint(e.clientX, e.clientY)));
+  }
+
   _onClick(e) {
     if (this.suppressClick) {
       this.suppressClick = false;
@@ -323,6 +331,10 @@ export class BoardView {
   _onPointerDown(e) {
     this.flights.skip(); // a touch lands the checkers in the air
     if (!this.model || this.model.disabled || (e.pointerType === "mouse" && e.button !== 0)) return;
+    // A press released without a drag picks the point under the pointer at its release, not the
+    // click's target: a redraw meanwhile (a landed flight, a new event) replaces the pressed
+    // node, and the browser then sends no click at all.
+    this.press = e.pointerId;
     const key = this._keyOf(e.target);
     if (key === undefined || key === "off" || !this._legalMap().has(key)) return;
     this.drag = { key, x: e.clientX, y: e.clientY, id: e.pointerId, active: false, ghost: null };
@@ -350,9 +362,14 @@ export class BoardView {
 
   _onPointerUp(e) {
     const d = this.drag;
-    if (!d || e.pointerId !== d.id) return;
+    const pressed = this.press === e.pointerId;
+    this.press = null;
+    if (!d || e.pointerId !== d.id || !d.active) {
+      this.drag = d && e.pointerId === d.id ? null : d;
+      if (pressed) this._pressPick(e); // a plain press
+      return;
+    }
     this.drag = null;
-    if (!d.active) return; // a plain click: the click handler does the work
     this.suppressClick = true;
     setTimeout(() => { this.suppressClick = false; }, 0);
     if (d.ghost) d.ghost.remove();
