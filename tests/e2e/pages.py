@@ -10,18 +10,22 @@ from pathlib import Path
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 
 
-def signed_in_context(browser, site, client_class, user, *, size, language):
-    client = client_class()
-    client.force_login(user)
+def visitor_context(browser, site, *, size, language):
+    """A context of `size` whose pages ask for `language`, signed in as nobody."""
     width, height = SIZES[size]
     context = browser.new_context(
         viewport={"width": width, "height": height}, is_mobile=size == "phone"
     )
+    context.add_cookies([{"name": "django_language", "value": language, "url": site.url}])
+    return context
+
+
+def signed_in_context(browser, site, client_class, user, *, size, language):
+    client = client_class()
+    client.force_login(user)
+    context = visitor_context(browser, site, size=size, language=language)
     context.add_cookies(
-        [
-            {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": site.url},
-            {"name": "django_language", "value": language, "url": site.url},
-        ]
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": site.url}]
     )
     return context
 

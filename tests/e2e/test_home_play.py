@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from accounts.models import User
 from games.models import Match
-from tests.e2e.pages import SIZES, shots_folder, signed_in_context
+from tests.e2e.pages import SIZES, shots_folder, signed_in_context, visitor_context
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,10 +28,7 @@ WORDS = {
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_visitors_first_click_is_a_game(browser, site, tmp_path, size, language):
     width, height = SIZES[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, is_mobile=size == "phone"
-    )
-    context.add_cookies([{"name": "django_language", "value": language, "url": site.url}])
+    context = visitor_context(browser, site, size=size, language=language)
     page = context.new_page()
     page.goto(site.url + "/")
     button = page.get_by_role("button", name=WORDS[language]["play"])

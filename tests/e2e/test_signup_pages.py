@@ -14,7 +14,7 @@ from allauth.account.models import EmailAddress, EmailConfirmationHMAC
 
 from accounts.models import User
 from games.models import Match
-from tests.e2e.pages import SIZES, shots_folder
+from tests.e2e.pages import SIZES, shots_folder, visitor_context
 from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,11 +23,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.mark.parametrize("language", ["en", "ru"])
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_guest_signs_up_and_stays_at_the_table(browser, site, tmp_path, size, language):
-    width, height = SIZES[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, is_mobile=size == "phone"
-    )
-    context.add_cookies([{"name": "django_language", "value": language, "url": site.url}])
+    context = visitor_context(browser, site, size=size, language=language)
     page = context.new_page()
     page.goto(site.url + "/")
     page.locator("#play-computer").click()
