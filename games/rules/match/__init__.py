@@ -14,8 +14,8 @@ next game's opening roll), and every roll drawn is recorded in an event with its
 
 Each operation only *decides* which events happen; ``apply_event`` is the one function that
 changes a state, so replaying a match's events from its first state gives its final state
-(tests/games/rules/test_match.py checks this over random matches). Events are the engine's own values;
-their wire form is games/protocol's business.
+(tests/games/rules/test_match.py checks this over random matches). Events are the engine's own
+values; their wire form is games/protocol's business.
 """
 
 from .doubling import double, drop, take

@@ -1,6 +1,6 @@
 """The export verifier and its command line (games/fairness/verify.py, __main__.py) on a match
-the engine played with fair dice (tests/games/fairness/fixtures/engine_match.json, which the browser's
-verifier checks too: tests/js/fairness.test.mjs)."""
+the engine played with fair dice (tests/games/fairness/fixtures/engine_match.json, which the
+browser's verifier checks too: tests/js/fairness.test.mjs)."""
 
 from __future__ import annotations
 
