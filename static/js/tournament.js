@@ -16,6 +16,7 @@ const state = {
   page: 1,
   pages: 1,
   socket: null,
+  me: undefined, // the viewer's `me` of the last standings (undefined: none came yet)
   boards: new Map(), // match id -> {figure, view}
 };
 
@@ -81,6 +82,7 @@ function showStandings(message) {
   $("page-label").textContent = `${message.page} / ${message.pages}`;
   $("player-count").textContent = String(message.players);
   showPodium(message.podium || []);
+  state.me = message.me;
   showControls(message.me);
 }
 
@@ -117,6 +119,10 @@ function setStatus(status) {
   root.dataset.status = status;
   $("tournament-status").textContent = t(status);
   tick();
+  // The end comes as a `status` message at once, its standings and podium with the next sweep
+  // (docs/protocol.md "Tournament socket"): a finished tournament offers no pause or withdraw
+  // meanwhile.
+  if (state.me !== undefined) showControls(state.me);
 }
 
 function showBoards(games) {
