@@ -59,6 +59,12 @@ clean-data:
 bench-live: $(STAMP)
 	$(PY) -m bench.live_load $(BENCH_ARGS)
 
+# The live path's CPU guard (bench/live_budget.py; CI runs it, .ci/run): 60 matches for 30 s,
+# fails over the budget of bench/live_budget.toml (README "Benchmarks").
+.PHONY: bench-guard
+bench-guard: $(STAMP)
+	$(PY) -m bench.live_budget
+
 # CPU and wall time of one play command in the services (bench/service_cost.py)
 .PHONY: bench-service
 bench-service: $(STAMP)

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.live_load --matches 100 [--spectators-per-match 1]
         [--step-interval 2.0] [--duration 60] [--daphne-processes 2] [--pool-max 10] [--auto-roll]
+        [--report figures.json]
 
 What it does (protocol in docs/protocol.md):
 
@@ -272,9 +273,9 @@ def wait_healthy(port: int, process: subprocess.Popen, timeout: float) -> None:
     )  # fmt: skip
 
 
-def summarise(arguments, result: dict, database: dict, daphne_count: int) -> str:
-    rtt = sorted(result["rtt_ms"])
-    spectators = arguments.matches * arguments.spectators_per_match
+def consistency(result: dict, database: dict) -> tuple[int, list[str]]:
+    """Matches whose every socket ends on PostgreSQL's version and board, and the first few
+    that do not."""
     consistent = 0
     inconsistent: list[str] = []
     for match_id, sockets in result["finals"].items():
@@ -289,6 +290,42 @@ def summarise(arguments, result: dict, database: dict, daphne_count: int) -> str
             inconsistent.append(
                 f"  match {match_id}: sockets v={versions} db v={stored and stored['version']}"
             )
+    return consistent, inconsistent
+
+
+def figures(arguments, result: dict, database: dict) -> dict:
+    """The run's figures for a machine to read (--report; bench/live_budget.py). CPU per command
+    is each process's CPU seconds during the load over the commands sent (a roll or a step): far
+    steadier than latency on a shared machine."""
+    rtt = sorted(result["rtt_ms"])
+    commands = result["steps_sent"] + result["rolls_sent"]
+    cpu = result["cpu_seconds"]
+    per_command = {name: 1000 * seconds / max(1, commands) for name, seconds in cpu.items()}
+    per_command["daphne"] = sum(v for k, v in per_command.items() if k.startswith("daphne-"))
+    elapsed = result["elapsed"]
+    machine = result["machine_cpu_percent"] / 100 * (os.cpu_count() or 1) * elapsed
+    consistent, _ = consistency(result, database)
+    return {
+        "matches": arguments.matches,
+        "duration": arguments.duration,
+        "commands": commands,
+        "steps_per_second": result["steps_sent"] / elapsed,
+        "p50_ms": percentile(rtt, 0.5),
+        "p99_ms": percentile(rtt, 0.99),
+        "deliveries_expected": result["deliveries_expected"],
+        "deliveries_missing": result["deliveries_missing"],
+        "errors": sum(result["errors"].values()),
+        "consistent": consistent,
+        "cpu_ms_per_command": per_command,
+        "other_cpu_seconds": max(0.0, machine - sum(cpu.values())),
+        "available_cpu_seconds": (os.cpu_count() or 1) * elapsed,
+    }
+
+
+def summarise(arguments, result: dict, database: dict, daphne_count: int) -> str:
+    rtt = sorted(result["rtt_ms"])
+    spectators = arguments.matches * arguments.spectators_per_match
+    consistent, inconsistent = consistency(result, database)
     errors = result["errors"]
     elapsed = result["elapsed"]
     load = os.getloadavg()
@@ -325,6 +362,11 @@ def summarise(arguments, result: dict, database: dict, daphne_count: int) -> str
     if daphne_cpu:
         lines.append(f"daphne total cpu={sum(daphne_cpu.values()):.1f}s "
                      f"({100 * sum(daphne_cpu.values()) / elapsed:.0f}% of one core)")  # fmt: skip
+    per_command = figures(arguments, result, database)["cpu_ms_per_command"]
+    lines.append(
+        f"cpu ms per command ({result['steps_sent'] + result['rolls_sent']} rolls and steps): "
+        + ", ".join(f"{k}={v:.2f}" for k, v in sorted(per_command.items()))
+    )
     return "\n".join(lines)
 
 
@@ -435,6 +477,10 @@ def orchestrate(arguments) -> int:
             )
             Path(LOG_DIR / "last-result.json").write_text(json.dumps({**result, "rtt_ms": None}))
             print(summarise(arguments, result, database, len(ports)), flush=True)
+            if arguments.report:
+                Path(arguments.report).write_text(
+                    json.dumps(figures(arguments, result, database), indent=1)
+                )
             if result["notes"]:
                 print(f"(first client notes in {LOG_DIR / 'client.log'})", flush=True)
             return 0
@@ -467,6 +513,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool-max", type=int, default=10, help="DATABASE_POOL_MAX per process")
     parser.add_argument("--connect-timeout", type=float, default=300.0)
     parser.add_argument("--connect-concurrency", type=int, default=50)
+    parser.add_argument("--report", help="also write the run's figures as JSON to this file")
     parser.add_argument("--client", nargs=2, metavar=("PLAN", "OUT"), help=argparse.SUPPRESS)
     parser.add_argument(
         "--django-task", nargs=3, metavar=("TASK", "IN", "OUT"), help=argparse.SUPPRESS
