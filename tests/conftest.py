@@ -6,14 +6,13 @@ them take `transactional_db` (or `django_db(transaction=True)`).
 
 `make test` runs only what runs in this process; tests that start processes or a browser carry
 the `integration` / `browser` markers and run in `make test-all` (tests/markers.py checks that).
-A session starts at most one site (Daphne + a Celery worker) and one Chromium, each kept for every
-test that needs it.
+A session starts at most one site (Daphne + a Celery worker) and one Chromium (the call's tests a
+second one: tests/chromium.py), each kept for every test that needs it.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ import pytest
 from config import processes
 from config.processes import free_port
 from tests import kept_database
+from tests.chromium import CHROMIUM
 
 ROOT = Path(__file__).resolve().parent.parent
 PROCESS_START_TIMEOUT = 60.0
@@ -273,106 +273,9 @@ def celery_worker_process(site) -> subprocess.Popen:
     return site.process
 
 
-# --- Browser (Playwright driving Debian's Chromium) ---------------------------------------------
-CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    # The call's camera and microphone (tests/e2e/test_call.py): a generated picture and tone,
-    # and the permission granted without a prompt. Only pages that ask for media see them.
-    "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-]  # fmt: skip
-INSTALL_HINT = (
-    "no Chromium found: install Debian's with `apt-get install chromium`, "
-    "or Playwright's with `.venv/bin/python -m playwright install chromium`"
-)
-
-
-def find_chromium() -> str | None:
-    for candidate in (
-        "/usr/bin/chromium",
-        shutil.which("chromium"),
-        shutil.which("chromium-browser"),
-    ):
-        if candidate and os.path.exists(candidate):
-            return candidate
-    return None
-
-
-class Chromium:
-    """One headless Chromium for the browser tests of a session, launched by the first of them and
-    closed after the last (tests/markers.py runs them last, together).
-
-    Playwright's sync API keeps its event loop marked as running in this thread while it lives:
-    Django's async-safety check and `async_to_sync` see it. Django's own database calls from this
-    thread (fixtures, flushes) stay synchronous and safe, so DJANGO_ALLOW_ASYNC_UNSAFE is set for
-    that time; services, which publish through `async_to_sync`, run on another thread in these
-    tests (`off_the_browser_thread`)."""
-
-    def __init__(self) -> None:
-        self._playwright = None
-        self._browser = None
-        self._allow_async_unsafe: str | None = None
-
-    @property
-    def running(self) -> bool:
-        return self._browser is not None
-
-    def browser(self):
-        if self._browser is not None:
-            return self._browser
-        executable = find_chromium()
-        use_playwright_own = False
-        if executable is None:
-            try:
-                from playwright.sync_api import sync_playwright
-
-                with sync_playwright() as playwright:
-                    use_playwright_own = os.path.exists(playwright.chromium.executable_path)
-            except Exception:  # noqa: BLE001
-                use_playwright_own = False
-            if not use_playwright_own:
-                if os.environ.get("CI") == "true":
-                    pytest.fail(f"CI=true and {INSTALL_HINT}")
-                pytest.skip(INSTALL_HINT)
-        from playwright.sync_api import sync_playwright
-
-        self._allow_async_unsafe = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-        self._playwright = sync_playwright().start()
-        self._browser = self._playwright.chromium.launch(
-            executable_path=None if use_playwright_own else executable,
-            headless=True,
-            args=CHROMIUM_FLAGS,
-        )
-        return self._browser
-
-    def close_contexts(self) -> None:
-        if self._browser is not None:
-            for context in list(self._browser.contexts):
-                context.close()
-
-    def stop(self) -> None:
-        if self._playwright is None:
-            return
-        try:
-            if self._browser is not None:
-                self._browser.close()
-        finally:
-            self._playwright.stop()
-            self._playwright = self._browser = None
-            if self._allow_async_unsafe is None:
-                os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-            else:
-                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = self._allow_async_unsafe
-
-
-CHROMIUM = Chromium()
-
-
+# --- Browser (Playwright driving Debian's Chromium: tests/chromium.py) ----------------------------
 @pytest.fixture
 def browser() -> Iterator[object]:
     """The session's headless Chromium; every context a test opens (`browser.new_context(...)`,
     each with its viewport and locale) is closed after it, so each test starts fresh."""
-    launched = CHROMIUM.browser()
-    yield launched
-    CHROMIUM.close_contexts()
+    yield from CHROMIUM.contexts()

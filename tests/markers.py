@@ -100,9 +100,9 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
         return (yield)
     finally:
         if uses_browser(item) and (nextitem is None or not uses_browser(nextitem)):
-            from tests.conftest import CHROMIUM
+            from tests.chromium import stop_chromiums
 
-            CHROMIUM.stop()
+            stop_chromiums()
 
 
 # The production topology's tests (tests/integration/conftest.py, `production`): one topology per
@@ -128,6 +128,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    from tests.conftest import CHROMIUM
+    from tests.chromium import stop_chromiums
 
-    CHROMIUM.stop()
+    stop_chromiums()

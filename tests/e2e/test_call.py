@@ -13,6 +13,7 @@ import os
 import pytest
 
 from games import services
+from tests.chromium import CALL_CHROMIUM
 from tests.e2e.test_live_match import logged_in_page, off_the_browser_thread
 from tests.factories import make_user
 
@@ -37,6 +38,13 @@ HUNG_UP = """() => {
   return call.pc === null && !call.inCall && call.local.audio === null && call.local.video === null
     && document.querySelector('#call-panel').hidden;
 }"""
+
+
+@pytest.fixture
+def browser():
+    """The call's own Chromium, with the fake camera and microphone (tests/chromium.py): the
+    other browser tests' pages never share a browser with live media and peer connections."""
+    yield from CALL_CHROMIUM.contexts()
 
 
 def shoot(page, name: str) -> None:
