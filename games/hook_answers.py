@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db.models import Exists, OuterRef, Q
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from accounts import hooks as accounts_hooks
@@ -44,11 +44,40 @@ def played_in(user_id: int, match_id: int) -> bool:
     ).exists()
 
 
-def latest_match_together(user_id: int, other_id: int) -> int | None:
+def match_label_for(match: Match, viewer_id: int) -> str:
+    """'#12 · 02.12.2026 · Traditional, 3 · you won 3:1': enough to tell a player's matches
+    against one opponent apart (the report form's choice, moderation/hooks.py). The result is
+    the viewer's when they played in it, else both players' names around the score."""
+    when = formats.date_format(timezone.localtime(match.created_at), "SHORT_DATE_FORMAT")
+    rules = f"{match.get_rule_set_name_display()}, {match.length}"
+    seat = {match.creator_id: 0, match.opponent_id: 1}.get(viewer_id)
+    scores = (match.score_creator, match.score_opponent)
+    if seat is None:
+        names = (match.creator.username, match.opponent.username if match.opponent else "—")
+        result = f"{names[0]} {scores[0]}:{scores[1]} {names[1]}"
+    else:
+        score = f"{scores[seat]}:{scores[1 - seat]}"
+        if match.status != MatchStatus.FINISHED:
+            result = f"{match.get_status_display()} {score}"
+        elif match.winner_id == viewer_id:
+            result = _("you won %(score)s") % {"score": score}
+        else:
+            result = _("you lost %(score)s") % {"score": score}
+    return f"#{match.pk} · {when} · {rules} · {result}"
+
+
+def matches_together(user_id: int, other_id: int, limit: int) -> list[tuple[int, str]]:
     together = Match.objects.filter(
         Q(creator_id=user_id, opponent_id=other_id) | Q(creator_id=other_id, opponent_id=user_id)
-    ).order_by("-created_at")
-    return together.values_list("pk", flat=True).first()
+    ).exclude(status__in=(MatchStatus.OPEN, MatchStatus.CANCELLED))  # never played: no chat either
+    together = together.select_related("creator", "opponent").order_by("-created_at", "-pk")
+    together = together[:limit]
+    return [(match.pk, match_label_for(match, user_id)) for match in together]
+
+
+def match_label(match_id: int, viewer_id: int) -> str | None:
+    match = Match.objects.select_related("creator", "opponent").filter(pk=match_id).first()
+    return None if match is None else match_label_for(match, viewer_id)
 
 
 def end_matches_of_banned(sender, *, user, **kwargs) -> None:  # noqa: ANN001
@@ -80,6 +109,7 @@ def connect() -> None:
     accounts_hooks.has_history.fill(has_played)
     ratings_hooks.match_outcome.fill(match_outcome)
     moderation_hooks.took_part_in_match.add(played_in)
-    moderation_hooks.latest_match_together.fill(latest_match_together)
+    moderation_hooks.matches_together.fill(matches_together)
+    moderation_hooks.match_label.fill(match_label)
     moderation_hooks.match_annul.fill(match_annul)
     moderation_hooks.user_banned.connect(end_matches_of_banned, dispatch_uid="games.end_matches")

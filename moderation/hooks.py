@@ -14,8 +14,14 @@ user_banned = Signal()
 # (user_id, match_id) -> did the user play in, or chat in, that match? (what a report may name)
 took_part_in_match = AnyOf("moderation.took_part_in_match")
 
-# (user_id, other_id) -> the id of the latest match the two played together, or None.
-latest_match_together = Hook("moderation.latest_match_together")
+# (user_id, other_id, limit) -> the latest `limit` matches the two played together, newest first,
+# as (match_id, label) pairs; the label tells one from another (date, rule set, result as
+# `user_id` sees it), for the report form's choice.
+matches_together = Hook("moderation.matches_together")
+
+# (match_id, viewer_id) -> the same label for one match (as the viewer sees it when they played
+# in it), or None when there is no such match: the report form names the match it is about.
+match_label = Hook("moderation.match_label")
 
 # (match_id) -> the match's whole chat in order, for the report queue (rows with created_at, user,
 # shown_text and get_room_display()).

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 
+from moderation import hooks
 from moderation.models import Block, Report, ReportStatus, Sanction, SanctionKind
 
 
@@ -18,6 +19,20 @@ def blocked_between(a_id: int, b_id: int) -> bool:
     return Block.objects.filter(
         Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)
     ).exists()
+
+
+# How many of their latest matches together a reporter may choose from on a profile's report
+# form: enough to reach last week's, few enough to read on a phone.
+REPORT_MATCH_CHOICES = 10
+
+
+def report_match_choices(*, reporter_id: int, target_id: int) -> list[tuple[int, str]]:
+    """The matches a report from a profile may be about: the two players' latest together."""
+    return hooks.matches_together(reporter_id, target_id, REPORT_MATCH_CHOICES)
+
+
+def report_match_label(*, match_id: int, viewer_id: int) -> str | None:
+    return hooks.match_label(match_id, viewer_id)
 
 
 def block_related_ids(user_id: int) -> set[int]:

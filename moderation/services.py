@@ -91,14 +91,12 @@ def can_report(user) -> bool:
     )
 
 
-def _attached_match_id(reporter_id: int, target_id: int, match_id: int | None) -> int | None:
-    """The match the report is about: the one given, if the target played or chatted in it; else
-    the latest match the two played together, if any (moderation/hooks.py)."""
-    if match_id is not None:
-        if not hooks.took_part_in_match(target_id, match_id):
-            raise CommandError("bad_field", _("That player did not play or chat in that match."))
-        return match_id
-    return hooks.latest_match_together(reporter_id, target_id)
+def report_match_check(*, target: User, match_id: int | None) -> None:
+    """A report names the match it is about only when the target played or chatted in it (a
+    report from a match page may be a spectator's, on a player's chat); no match is attached
+    otherwise, so what the report form says is attached is what is."""
+    if match_id is not None and not hooks.took_part_in_match(target.pk, match_id):
+        raise CommandError("bad_field", _("That player did not play or chat in that match."))
 
 
 def report_create(
@@ -123,7 +121,7 @@ def report_create(
             check_showable(text, multiline=True)
         except UnshowableText as refusal:
             raise CommandError("bad_field", str(refusal.message)) from None
-    attached = _attached_match_id(reporter.pk, target.pk, match_id)
+    report_match_check(target=target, match_id=match_id)
     already = _("You already have an open report on this player; a moderator will look at it.")
     try:
         with transaction.atomic():
@@ -141,7 +139,7 @@ def report_create(
                     % {"count": made},
                 )
             return Report.objects.create(
-                reporter=reporter, target=target, reason=reason, text=text, match_id=attached
+                reporter=reporter, target=target, reason=reason, text=text, match_id=match_id
             )
     except IntegrityError:  # the one-open-report constraint, from a concurrent request
         raise CommandError("already_reported", already) from None

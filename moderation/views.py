@@ -1,5 +1,7 @@
 """The players' side of moderation: block and unblock (profile, settings) and reports."""
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -9,9 +11,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
-from moderation import services
+from moderation import selectors, services
 from moderation.forms import ReportForm
 from realtime.errors import CommandError
+
+# A match id as a link carries it: digits only, at most 18 (a bigint's range).
+MATCH_ID = re.compile(r"[0-9]{1,18}")
 
 
 def _back(request: HttpRequest, fallback: str) -> HttpResponse:
@@ -55,8 +60,17 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
     if not services.can_report(request.user) or target.pk == request.user.pk:
         messages.error(request, _("You cannot report this player."))
         return redirect(target.get_absolute_url())
-    initial = {"match": request.GET.get("match")} if request.GET.get("match", "").isdigit() else {}
-    form = ReportForm(request.POST or None, initial=initial)
+    fixed_match = None
+    if "match" in request.GET:  # from a match page: that match, named on the form
+        fixed_match = _fixed_match(request, target)
+        if fixed_match is None:
+            return redirect("report", username=target.username)
+    choices = (
+        []
+        if fixed_match
+        else selectors.report_match_choices(reporter_id=request.user.pk, target_id=target.pk)
+    )
+    form = ReportForm(request.POST or None, fixed_match=fixed_match, choices=choices)
     if request.method == "POST" and form.is_valid():
         try:
             services.report_create(
@@ -71,4 +85,25 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
         else:
             messages.success(request, _("Thank you: the moderators will look at your report."))
             return redirect(target.get_absolute_url())
-    return render(request, "moderation/report.html", {"target": target, "form": form})
+    context = {"target": target, "form": form, "fixed_match": fixed_match, "choices": choices}
+    return render(request, "moderation/report.html", context)
+
+
+def _fixed_match(request: HttpRequest, target: User) -> tuple[int, str] | None:
+    """The match a match page's link names, when the target played or chatted in it; else None,
+    with the reason shown (a mistyped, foreign or missing id attaches nothing)."""
+    raw = request.GET["match"]
+    match_id = int(raw) if MATCH_ID.fullmatch(raw) else None
+    label = (
+        None
+        if match_id is None
+        else selectors.report_match_label(match_id=match_id, viewer_id=request.user.pk)
+    )
+    try:
+        if label is None:
+            raise CommandError("not_found", _("There is no such match."))
+        services.report_match_check(target=target, match_id=match_id)
+    except CommandError as error:
+        messages.error(request, error.message)
+        return None
+    return match_id, label

@@ -78,12 +78,13 @@ def test_the_block_list_is_capped(settings):
     assert refused.value.code == "too_many_blocks"
 
 
-def test_a_report_attaches_the_latest_match_together_and_is_one_open_per_pair(fixed_dice):
+def test_a_report_attaches_only_the_match_named_and_is_one_open_per_pair(fixed_dice):
     reporter, target = make_user("rep"), make_user("tgt")
-    match = active_match(fixed_dice, reporter, target)
+    active_match(fixed_dice, reporter, target)
     report = moderation.report_create(reporter=reporter, target=target, reason="stalling",
                                       text="  never moves  ")  # fmt: skip
-    assert (report.match_id, report.text, report.status) == (match.pk, "never moves", "open")
+    # No match named, none attached: the latest match together is not guessed.
+    assert (report.match_id, report.text, report.status) == (None, "never moves", "open")
     with pytest.raises(CommandError) as refused:
         moderation.report_create(reporter=reporter, target=target, reason="other")
     assert refused.value.code == "already_reported"
