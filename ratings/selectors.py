@@ -37,6 +37,10 @@ BOARD_COUNT_SECONDS = 60
 BOARD_CACHE_PREFIX = "board"
 SEARCH_CANDIDATES = 200
 PAGE_SIZE = 50
+# Beside the rating board, the best provisional players (experience under 50, rated in the last
+# ACTIVE_DAYS): at a site's start nobody is established yet, and a board of nobody tells a
+# newcomer nothing. A short list, not a board: no pages, no ranks, no search.
+PROVISIONAL_SHOWN = 20
 
 
 class Row(Func):
@@ -193,6 +197,51 @@ BOARDS: dict[str, Board] = {
         ),
     )
 }
+
+
+@dataclass(frozen=True)
+class ProvisionalLine:
+    """A provisional player as the rating board's second list shows them."""
+
+    user_id: int
+    username: str
+    rating: ShownRating
+    matches: int
+    wins: int
+
+
+def _provisional_players() -> list[ProvisionalLine]:
+    since = timezone.now() - datetime.timedelta(days=ACTIVE_DAYS)
+    rows = listed(
+        Rating.objects.filter(experience__lt=elo.PROVISIONAL_EXPERIENCE, last_rated_at__gte=since)
+    )
+    rows = rows.select_related("user").order_by("-rating", "user_id")[:PROVISIONAL_SHOWN]
+    return [
+        ProvisionalLine(
+            row.user_id, row.user.username, ShownRating.of(row.value, row.experience),
+            row.matches, row.wins,
+        )
+        for row in rows
+    ]  # fmt: skip
+
+
+def provisional_players_refresh() -> list[ProvisionalLine]:
+    """List the provisional players again (ratings.tasks.refresh_boards, once a minute) and keep
+    them until two refreshes have been missed, as the boards' page starts are kept: the list has
+    no index of its own (the rating board's is partial, established players only), so a page view
+    reads the kept list rather than sorting every provisional player."""
+    players = _provisional_players()
+    cache.set(f"{BOARD_CACHE_PREFIX}:provisional", players, 3 * BOARD_COUNT_SECONDS)
+    return players
+
+
+def provisional_players() -> list[ProvisionalLine]:
+    """The best PROVISIONAL_SHOWN provisional players by rating, as listed at most
+    BOARD_COUNT_SECONDS ago; listed here only when the cache has none."""
+    if BOARD_COUNT_SECONDS <= 0:
+        return _provisional_players()
+    players = cache.get(f"{BOARD_CACHE_PREFIX}:provisional")
+    return players if players is not None else provisional_players_refresh()
 
 
 def board_listing(board: Board) -> QuerySet:

@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import cached_property
 
-from ratings.selectors import BOARDS, PAGE_SIZE, Board, board_find
+from ratings.selectors import BOARDS, PAGE_SIZE, Board, board_find, provisional_players
 from ratings.templatetags.ratings import rating_text
 
 PER_PAGE = PAGE_SIZE
@@ -105,6 +105,12 @@ def leaderboard(request: HttpRequest, board: str = "rating") -> HttpResponse:
             # page's rendering time, profiled on bench/leaderboards.py's board).
             "lines": lines + [own_line] if own_line else lines,
             "on_board": own_line is not None or any(line.own for line in lines),
+            # Beside the rating board's first page only: a short list, not a board of its own.
+            "provisional": (
+                provisional_players()
+                if chosen.slug == "rating" and page.number == 1 and not search
+                else []
+            ),
             "search": search,
             "found": found,
             # One reverse() for every row's link (usernames need no quoting: \w.@+- only).

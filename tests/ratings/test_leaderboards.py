@@ -185,8 +185,9 @@ def test_each_board_costs_a_fixed_number_of_queries(client, slug, django_assert_
         play_rated(anna if index % 2 else opponent, opponent if index % 2 else anna, length=7)
     Rating.objects.update(experience=100)
     client.force_login(make_user("viewer"))
-    # session + user, count, page, own row (none here), search lookups
-    with django_assert_max_num_queries(5):
+    # session + user, count, page, own row (none here), search lookups; the rating board's first
+    # page also lists the provisional players (counted here, kept for a minute on a site).
+    with django_assert_max_num_queries(6 if slug == "rating" else 5):
         assert client.get(board_url(slug)).status_code == 200
     client.force_login(anna)
     with django_assert_max_num_queries(8):
