@@ -12,8 +12,8 @@ contact score, the pips, the head and the checkers still outside home. The coeff
 fitted on self-play games by ``bench/fit_equity.py`` (its seed and command are in
 equity_params.py) and their calibration on held-out games is printed by
 ``bench/equity_calibration.py``. After the logistic, a monotone piecewise-linear map fitted on
-self-play games disjoint from both the training and the held-out ones (``WIN_MAP``) corrects
-what the logistic's shape cannot (Platt scaling followed by isotonic binned recalibration;
+the training games' own predictions (``WIN_MAP``; never on the held-out ones) corrects what the
+logistic's shape cannot (Platt scaling followed by isotonic binned recalibration;
 Zadrozny and Elkan, "Transforming classifier scores into accurate multiclass probability
 estimates", KDD 2002).
 
