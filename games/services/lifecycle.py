@@ -38,6 +38,7 @@ from games.services.starts import (
 from moderation.eligibility import refuse_if_banned, refuse_if_blocked
 from ratings.selectors import ratings_of
 from realtime.errors import CommandError
+from realtime.groups import notify_user
 
 
 def chosen_rules(
@@ -181,6 +182,10 @@ def match_cancel(*, user, match_id: int) -> Match:
         seat = context.match.seat_of(user.pk)
         context.run(lambda state: engine.cancel(state, now=context.now, seat=seat))
         context.save()
+        if context.match.invited_id is not None:  # withdrawn: the challenged player's notice goes
+            notify_user(
+                context.match.invited_id, {"type": "challenge_gone", "match_id": context.match.pk}
+            )
     return context.match
 
 

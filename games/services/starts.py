@@ -139,6 +139,8 @@ def match_started(context: Locked, people: Sequence[int]) -> None:
         other.save()
         if other.match.invited_id is not None:  # the site socket's list of direct challenges
             notify_user(other.match.invited_id, {"type": "challenge_gone", "match_id": match_id})
+    if context.match.invited_id is not None:  # accepted: out of the invited's other pages too
+        notify_user(context.match.invited_id, {"type": "challenge_gone", "match_id": started_id})
     player_ids = tuple(people)
     transaction.on_commit(lambda: _announce(started_id, player_ids))
 

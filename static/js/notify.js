@@ -1,11 +1,24 @@
 // The site socket of every page (/ws/me/, docs/protocol.md "The site socket"): a direct challenge
-// appears as a small notice with Accept and Decline, and lapses with its two minutes.
+// appears as a small notice with Accept and Decline, and lapses with its two minutes. While one
+// waits, the tab's title and icon say so (tab.js), for a player looking at another tab.
 import { newClientSeed } from "./fairness.js";
+import { tabOf } from "./tab.js";
 
 const root = document.getElementById("site-notices");
 const strings = JSON.parse(document.getElementById("notice-strings").textContent);
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, key) => (key in values ? values[key] : `{${key}}`));
-const notices = new Map(); // match id -> {element, timer}
+const notices = new Map(); // match id -> {element, timer, from}
+
+/** The tab's challenge mark: who challenges (the latest), or how many challenges wait. */
+function markTab() {
+  const tab = tabOf(window);
+  if (!tab) return;
+  const waiting = [...notices.values()];
+  let text = null;
+  if (waiting.length === 1) text = fill(strings.tab_challenge, { name: waiting[0].from });
+  else if (waiting.length > 1) text = fill(strings.tab_challenges, { n: waiting.length });
+  tab.mark("challenge", text);
+}
 
 function postButton(action, text, className, fields = {}) {
   const form = document.createElement("form");
@@ -47,6 +60,7 @@ function remove(matchId) {
   clearInterval(notice.timer);
   notice.element.remove();
   notices.delete(matchId);
+  markTab();
 }
 
 function showChallenge(c) {
@@ -70,7 +84,8 @@ function showChallenge(c) {
     else clock.textContent = fill(strings.expires, { s: left });
   };
   tick();
-  notices.set(c.match_id, { element, timer: setInterval(tick, 1000) });
+  notices.set(c.match_id, { element, timer: setInterval(tick, 1000), from: c.from });
+  markTab();
 }
 
 function showDeclined(message) {

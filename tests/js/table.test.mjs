@@ -114,8 +114,8 @@ test("alerts: dice, checker, your turn and the match's end", () => {
   const over = JSON.parse(JSON.stringify(before));
   over.match.status = "finished";
   assert.deepEqual(alertsFor({ kind: "match_over" }, before, over, 1), ["match_end"]);
-  assert.equal(titleFor("Match 42", true, "●"), "● Match 42");
-  assert.equal(titleFor("Match 42", false, "●"), "Match 42");
+  assert.equal(titleFor("Match 42", true), "● Match 42");
+  assert.equal(titleFor("Match 42", false), "Match 42");
 });
 
 test("the low-time warning is due in the last ten seconds of the viewer's turn only", () => {

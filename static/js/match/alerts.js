@@ -3,6 +3,8 @@
 // when the tab is hidden (opt-in); a short vibration on phones. `alertsFor` and `lowTimeDue` are
 // pure (Node tests); `Alerts` plays them. The sounds are synthesised here with WebAudio: no files.
 
+import { composeTitle, tabOf } from "../tab.js";
+
 export const LOW_TIME_MS = 10000;
 
 /**
@@ -41,9 +43,9 @@ export function lowTimeDue(state, seat, elapsedMs) {
   return `${state.game.number}:${state.game.turn_number}`;
 }
 
-/** The tab title: a mark in front when it is the viewer's turn. */
-export function titleFor(baseTitle, yourTurn, mark) {
-  return yourTurn ? `${mark} ${baseTitle}` : baseTitle;
+/** The tab title: a mark in front when it is the viewer's turn (static/js/tab.js). */
+export function titleFor(baseTitle, yourTurn) {
+  return composeTitle(baseTitle, { turn: yourTurn });
 }
 
 // --- Sounds: short WebAudio figures (frequency Hz, start s, length s, wave, gain) --------------
@@ -67,8 +69,6 @@ export class Alerts {
     this.win = win;
     this.audio = null;
     this.warnedTurn = null;
-    this.baseTitle = win && win.document ? win.document.title : "";
-    this.baseIcon = null;
   }
 
   setMuted(muted) {
@@ -159,26 +159,9 @@ export class Alerts {
     return win.Notification.requestPermission();
   }
 
-  /** The tab's title and icon say "your turn" while it is. */
+  /** The tab's title and icon say "your turn" while it is (beside a challenge's mark). */
   showTurn(yourTurn) {
-    const doc = this.win && this.win.document;
-    if (!doc) return;
-    doc.title = titleFor(this.baseTitle, yourTurn, "●");
-    let link = doc.querySelector("link[rel~='icon']");
-    if (!link) {
-      link = doc.createElement("link");
-      link.rel = "icon";
-      doc.head.appendChild(link);
-    }
-    if (this.baseIcon === null) this.baseIcon = link.href || "";
-    link.href = yourTurn ? TURN_ICON : this.baseIcon;
-    link.dataset.turn = yourTurn ? "1" : "";
+    const tab = tabOf(this.win);
+    if (tab) tab.mark("turn", !!yourTurn);
   }
 }
-
-// A checker with a red dot: the tab's icon while it is the viewer's turn.
-const TURN_ICON =
-  "data:image/svg+xml," +
-  encodeURIComponent(
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="15" cy="17" r="13" fill="#f4ecd8" stroke="#333" stroke-width="2"/><circle cx="25" cy="7" r="7" fill="#d33"/></svg>',
-  );
