@@ -39,6 +39,10 @@ class ReportForm(forms.Form):
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
+        for each in self.fields.values():
+            # Greek asks with ";", which Django does not know as a question mark: no ":" after it.
+            if str(each.label).endswith(";"):
+                each.label_suffix = ""
         field = self.fields["match"]
         if fixed_match is not None:
             field.choices = [fixed_match]

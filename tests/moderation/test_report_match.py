@@ -4,6 +4,7 @@ latest matches together on a profile, or none; every other value is refused and 
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from games import services
 from moderation import services as moderation
@@ -28,7 +29,8 @@ def test_the_choices_are_the_latest_matches_together_newest_first(fixed_dice):
     lost = finished_match(fixed_dice, target, reporter)  # the reporter resigns
     finished_match(fixed_dice, reporter, other)  # not together
     never_started = services.match_create(creator=target, private=True, invited=reporter)
-    choices = report_match_choices(reporter_id=reporter.pk, target_id=target.pk)
+    with translation.override("en"):  # the labels are in the language of the request
+        choices = report_match_choices(reporter_id=reporter.pk, target_id=target.pk)
     assert [match_id for match_id, _ in choices] == [lost.pk, won.pk]
     assert never_started.pk not in dict(choices)
     assert dict(choices)[won.pk].startswith(f"#{won.pk} · ") and "you won" in dict(choices)[won.pk]
