@@ -13,8 +13,9 @@ a pooled connection, and nothing of channels_redis' internals is touched.
 
 The hub also refreshes the presence of all its sockets in one Redis pipeline per period, instead of
 one timer task and two commands per socket, keeps its process's presence heartbeat alive, and
-watches who is at its matches (games/presence.py): when a player's process crashed, nobody else
-would say that the seat is empty, so the hubs of the other sockets of that match publish it.
+watches for processes that come and go (games/presence.py): when a player's process crashed,
+nobody else would say that the seat is empty, so the hubs of the other sockets of that match
+publish it.
 
 The hub only relays. Sockets decide what to send: they check versions and resynchronise. Their
 handlers never wait for the database while the hub waits on them (a snapshot read runs in a task
@@ -27,6 +28,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import time
 import weakref
 from typing import Any, Protocol
 
@@ -56,6 +58,9 @@ class MatchHub:
         self.tasks: list[asyncio.Task] = []
         # Who was at each match when this hub last looked (players online, spectators).
         self.seen: dict[int, tuple[tuple[bool, ...], int]] = {}
+        # The processes alive at the last look, and when the next look is due whatever happens.
+        self.alive: frozenset[str] | None = None
+        self.next_look = 0.0
         # Joins, leaves and presence refreshes one at a time: a channel is never unsubscribed
         # while a socket joins it, and a refresh never writes the presence of a socket that left.
         self.lock = asyncio.Lock()
@@ -161,17 +166,24 @@ class MatchHub:
                     log.exception("presence refresh failed")
 
     async def watch_presence(self) -> None:
-        """Keep this process's heartbeat alive and publish a `presence` message for each of its
-        matches where who is there changed since the last look (a crashed process's sockets
-        vanish without a word: games/presence.py)."""
-        await presence.presence_heartbeat()
+        """Keep this process's heartbeat alive; when a process came or went since the last look
+        (and every REFRESH_SECONDS in any case), publish a `presence` message for each of this
+        hub's matches where who is there changed, or where a dead process's sockets were found
+        (they vanish without a word: games/presence.py). Reading every match each second was
+        about 4 % of the Daphne processes' Python time at 250 matches (py-spy --gil on
+        bench/live_load.py), for news that comes only with a process's start or death."""
+        alive = await presence.processes_alive()
+        now = time.monotonic()
+        if alive == self.alive and now < self.next_look:
+            return
+        self.alive, self.next_look = alive, now + presence.REFRESH_SECONDS
         match_ids = list(self.sockets)
-        readings = await presence.presence_read_many(match_ids)
-        for match_id, reading in zip(match_ids, readings, strict=True):
-            now = (tuple(reading.players.values()), reading.spectators)
+        readings = await presence.presence_look(match_ids)
+        for match_id, (reading, vanished) in zip(match_ids, readings, strict=True):
+            here = (tuple(reading.players.values()), reading.spectators)
             before = self.seen.get(match_id)
-            self.seen[match_id] = now
-            if before is not None and before != now:
+            self.seen[match_id] = here
+            if vanished or (before is not None and before != here):
                 publish([match_message(match_id, {"type": "match.presence", **reading.message()})])
 
     async def _watch_presence(self) -> None:

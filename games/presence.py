@@ -19,8 +19,10 @@ written and no seat is reported away, whatever anyone read while the challenge w
 field be lost (Redis restarted empty, or the start's write failed), the claim and the snapshots of
 an active match write it again as "now": the windows then start late, never early.
 
-The hubs watch their matches every period and publish a `presence` message when who is there
-changes (a crashed process says nothing, so the survivors notice for it).
+The hubs watch the register of processes every period, which costs the same however many sockets
+there are, and read their matches' presence when a process came or went (and every
+REFRESH_SECONDS in any case); they publish a `presence` message where who is there changed (a
+crashed process says nothing, so the survivors notice for it).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from realtime.publisher import publish
 REFRESH_SECONDS = 30  # the entries of live sockets are rewritten (a hash may have expired)
 HEARTBEAT_SECONDS = 1.0
 PROCESS_TTL_SECONDS = 4
+FORGET_PROCESS_SECONDS = 3600
 KEEP_SECONDS = 24 * 3600  # a match's hash outlives a crashed process's last refresh
 SPECTATOR = "s"
 SEATS = ("0", "1")
@@ -84,8 +87,15 @@ class Presence:
         }
 
 
+def _processes_key() -> str:
+    return f"{settings.REDIS_PREFIX}:presence:processes"
+
+
 def heartbeat_command(pipe) -> None:
+    """Keep this process's heartbeat alive, and its token in the register of processes that the
+    hubs watch (`processes_alive`)."""
     pipe.set(_process_key(PROCESS_TOKEN), "1", ex=PROCESS_TTL_SECONDS)
+    pipe.zadd(_processes_key(), {PROCESS_TOKEN: _now_ms()})
 
 
 async def presence_join(match_id: int, channel_name: str, seat: int | None) -> None:
@@ -106,10 +116,22 @@ async def presence_refresh(sockets: Iterable[tuple[int, str, int | None]]) -> No
         await pipe.execute()
 
 
-async def presence_heartbeat() -> None:
-    async with client().pipeline(transaction=False) as pipe:
+async def processes_alive() -> frozenset[str]:
+    """Keep this process's heartbeat alive and return the tokens of every process whose
+    heartbeat is alive now: two round trips whatever the number of sockets and matches, so the
+    hubs can watch each second for a process that vanished (games/hub.py) and read their
+    matches' presence only then. A token leaves the register FORGET_PROCESS_SECONDS after its
+    last heartbeat; by then every hub has seen it die."""
+    redis_client = client()
+    now = _now_ms()
+    async with redis_client.pipeline(transaction=False) as pipe:
         heartbeat_command(pipe)
-        await pipe.execute()
+        pipe.zremrangebyscore(_processes_key(), "-inf", now - FORGET_PROCESS_SECONDS * 1000)
+        pipe.zrange(_processes_key(), 0, -1)
+        *_, registered = await pipe.execute()
+    tokens = [token.decode() for token in registered]
+    values = await redis_client.mget([_process_key(token) for token in tokens])
+    return frozenset(token for token, value in zip(tokens, values, strict=True) if value)
 
 
 async def presence_leave(match_id: int, channel_name: str) -> None:
@@ -190,8 +212,18 @@ async def presence_read(match_id: int, *, active: bool = False) -> Presence:
 
 
 async def presence_read_many(match_ids: list[int], *, active: Sequence[int] = ()) -> list[Presence]:
-    """Several matches' presence in three round trips (the hubs' watch, games/hub.py); `active`:
-    those of them the caller knows are being played (see `presence_read`)."""
+    """Several matches' presence in three round trips; `active`: those of them the caller knows
+    are being played (see `presence_read`)."""
+    return [reading.presence for reading in await _read_many(match_ids, active=active)]
+
+
+async def presence_look(match_ids: list[int]) -> list[tuple[Presence, bool]]:
+    """Several matches' presence, each with whether this read found and removed entries of a
+    dead process (its sockets vanished without a word): the hubs' watch (games/hub.py)."""
+    return [(reading.presence, bool(reading.stale)) for reading in await _read_many(match_ids)]
+
+
+async def _read_many(match_ids: list[int], *, active: Sequence[int] = ()) -> list[_Reading]:
     if not match_ids:
         return []
     redis_client = client()
@@ -219,7 +251,7 @@ async def presence_read_many(match_ids: list[int], *, active: Sequence[int] = ()
             writes |= _queue_writes(pipe, match_id, reading, now)
         if writes:
             await pipe.execute()
-    return [reading.presence for reading in readings]
+    return readings
 
 
 def _queue_started_if_missing(pipe, match_id: int, now_ms: int) -> None:

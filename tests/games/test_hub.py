@@ -97,3 +97,46 @@ async def test_presence_refresh_rewrites_every_socket_of_the_process(match_setup
     assert await presence.presence_of(match.pk) == ({"0": True, "1": False}, 1)
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_the_watch_reads_the_matches_only_when_a_process_comes_or_goes(
+    match_setup, monkeypatch
+):
+    """A crashed process says nothing: the hubs notice its heartbeat is gone and publish who is
+    left (games/presence.py); while no process comes or goes they read no match's presence."""
+    match, (white, white_cookie), _ = match_setup
+    socket = await connect(match.pk, white_cookie)
+    await next_of_type(socket, "snapshot")
+    await hub().watch_presence()  # the first look
+    looks = []
+    real_look = presence.presence_look
+
+    async def counted_look(match_ids):
+        looks.append(list(match_ids))
+        return await real_look(match_ids)
+
+    monkeypatch.setattr(presence, "presence_look", counted_look)
+    await hub().watch_presence()
+    await hub().watch_presence()
+    assert looks == []
+
+    # Black's socket on another process, which then dies (its heartbeat expires).
+    other = "other-process-token"
+    redis = presence.client()
+    await redis.hset(presence._key(match.pk), "black-socket", f"1|{other}")
+    await redis.set(presence._process_key(other), "1", ex=presence.PROCESS_TTL_SECONDS)
+    await redis.zadd(presence._processes_key(), {other: presence._now_ms()})
+    await hub().watch_presence()  # it came: a look
+    assert looks == [[match.pk]]
+    seen = await next_of_type(socket, "presence")
+    while not seen["presence"]["1"]:
+        seen = await next_of_type(socket, "presence")
+
+    await redis.delete(presence._process_key(other))
+    await hub().watch_presence()  # it went: a look, and the pages hear that Black is away
+    assert looks[-1] == [match.pk]
+    seen = await next_of_type(socket, "presence")
+    while seen["presence"]["1"]:
+        seen = await next_of_type(socket, "presence")
+    assert seen["presence"] == {"0": True, "1": False}
+    await socket.disconnect()
