@@ -1,4 +1,8 @@
+import time
+
+from allauth.account import app_settings as account_settings
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.mfa.utils import is_mfa_enabled
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
@@ -10,6 +14,9 @@ from accounts.usernames import validate_username
 from realtime.language import supported_language, user_language
 
 RETURN_KEY = "signup_return_to"  # the page a new player signed up from
+# When this session's login was completed (every stage done: the password, and the code for an
+# account with two factors), for is_reauthentication_required below.
+LOGGED_IN_AT_KEY = "logged_in_at"
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -50,9 +57,30 @@ class AccountAdapter(DefaultAccountAdapter):
         """The sign-up's login starts a new session (the password changed: Django flushes the
         old one), so the page to return to is written after it."""
         super().login(request, user)
+        if is_mfa_enabled(user):  # the login's last stage was the code (allauth's mfa)
+            request.session[LOGGED_IN_AT_KEY] = time.time()
         back = getattr(request, "signup_return_to", None)
         if back:
             request.session[RETURN_KEY] = back
+
+    def is_reauthentication_required(self, *, app: str, **kwargs) -> bool:
+        """allauth asks for the password again before a change to the two factors (and counts
+        only a reauthentication as recent, never the login itself), so a staff member who had
+        just signed in with password and code was asked for the password at once on the
+        recovery codes. A login completed with two factors less than REAUTHENTICATION_TIMEOUT
+        ago is as fresh as a reauthentication; later, and after a login by password alone (a
+        stolen password must not reach the factors), the password is asked for as before."""
+        if not super().is_reauthentication_required(app=app, **kwargs):
+            return False
+        request = self.request
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated or not is_mfa_enabled(user):
+            return True
+        logged_in_at = request.session.get(LOGGED_IN_AT_KEY)
+        fresh = isinstance(logged_in_at, float) and (
+            time.time() - logged_in_at < account_settings.REAUTHENTICATION_TIMEOUT
+        )
+        return not fresh
 
     def get_email_verification_redirect_url(self, email_address) -> str:  # noqa: ANN001
         back = self.request.session.pop(RETURN_KEY, None)

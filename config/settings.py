@@ -64,7 +64,7 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "channels",
     "allauth",
-    "allauth.account",
+    "accounts.apps.EmailAddressesConfig",  # allauth.account, named for the admin
     "allauth.mfa",
     "accounts",
     "games",
