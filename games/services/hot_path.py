@@ -152,13 +152,13 @@ def insert_rows(rows: list[Model]) -> None:
     parameters: list[Any] = []
     for row in rows:
         for field in fields:
-            if field.is_relation:
+            value = getattr(row, field.attname)
+            if value is None and field.is_relation:
                 # The related row may have got its id in this transaction, after this one was
-                # made (a game started in the same command): read it from the related object.
+                # made (a game started in the same command): read it from the related object
+                # it was made with (with no id there is nothing to fetch, so no query).
                 related = getattr(row, field.name)
                 value = related.pk if related is not None else None
-            else:
-                value = getattr(row, field.attname)
             parameters.append(field.get_db_prep_save(value, connection))
     with connection.cursor() as cursor:
         cursor.execute(

@@ -99,7 +99,8 @@ def test_insert_rows_writes_what_bulk_create_writes(active_match, players):
 
     def turn(game_row, number, **extra):
         return Turn(
-            game=game_row, number=number, side="w", player=players[0], dice=[6, 5], roll=number,
+            game=game_row, number=number, side="w", player_id=players[0].pk, dice=[6, 5],
+            roll=number,
             steps=[[24, 18, 6], [18, 13, 5]], board_after=[1] * 24, started_at=now,
             finished_at=now, **extra,
         )  # fmt: skip
@@ -108,7 +109,9 @@ def test_insert_rows_writes_what_bulk_create_writes(active_match, players):
         later = Game(**{**field_values(game), "id": None, "number": game.number + 1})
         turns = [turn(game, 1, by_server=True), turn(later, 1)]
         later.save()
-        insert_rows(turns)
+        with CaptureQueriesContext(connection) as queries:
+            insert_rows(turns)
+        assert len(queries) == 1  # the INSERT alone: no related row is fetched for its id
         Turn.objects.bulk_create([turn(game, 2, by_server=True), turn(later, 2)])
     written = {(t.game_id, t.number): field_values(t) for t in Turn.objects.all()}
     for game_row in (game, later):
