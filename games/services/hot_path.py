@@ -18,20 +18,16 @@ itself uses). tests/games/test_hot_path.py compares the results with the ORM's.
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
-import psycopg
 from django.db import connection
 from django.db.models import Model
 
 from accounts.models import User
 from games.models import Game, Match
 from ratings.models import Rating
-
-PIPELINE_SUPPORTED = psycopg.Pipeline.is_supported()
 
 
 @dataclass(frozen=True)
@@ -89,14 +85,6 @@ def _statements() -> tuple[str, str]:
     )
 
 
-def _together(raw_connection) -> AbstractContextManager:
-    """psycopg's pipeline mode where libpq has it (14 and later), otherwise statement by
-    statement; both give the same results."""
-    if PIPELINE_SUPPORTED:
-        return raw_connection.pipeline()
-    return nullcontext()
-
-
 def _instance(model: type[Model], values: list[Any]) -> Model:
     fields = model._meta.concrete_fields
     for index, field in enumerate(fields):
@@ -108,21 +96,14 @@ def _instance(model: type[Model], values: list[Any]) -> Model:
 
 def lock_and_load(match_id: int) -> tuple[Match, Game | None, list[Player]] | None:
     """Lock a match row (inside a transaction) and load it with its current game and players;
-    None when there is no such match.
-
-    The transaction's BEGIN, the lock and the read go to PostgreSQL together, in one round trip
-    instead of three (psycopg's pipeline mode, its documented API on the DB-API connection every
-    cursor names): the server still runs them one after the other, so the read starts once the
-    lock is held."""
+    None when there is no such match."""
     lock_sql, read_sql = _statements()
-    with connection.cursor() as lock, connection.cursor() as read:
-        with _together(lock.connection):
-            lock.execute(lock_sql, [match_id])
-            read.execute(read_sql, [match_id])
-            fetched = read.fetchone()  # no match: no row, as the lock found none
-    if fetched is None:
-        return None
-    row = list(fetched)
+    with connection.cursor() as cursor:
+        cursor.execute(lock_sql, [match_id])
+        if cursor.fetchone() is None:
+            return None
+        cursor.execute(read_sql, [match_id])
+        row = list(cursor.fetchone())
     match_width, game_width = len(Match._meta.concrete_fields), len(Game._meta.concrete_fields)
     match = _instance(Match, row[:match_width])
     game_values = row[match_width : match_width + game_width]
