@@ -18,7 +18,9 @@ from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import PermissionDenied
-from django.urls import reverse
+from django.http import HttpResponseNotAllowed
+from django.shortcuts import redirect
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
@@ -191,11 +193,44 @@ class ReportAdmin(ModerationPermissions, ReadOnlyAdmin):
         "annul",
     ]
 
+    # The report's own page offers the list's actions too (templates/admin/moderation/report/
+    # change_form.html): a moderator reading a report acts on it there, through the same action
+    # functions, so the permissions, the services and their audit rows are the list's.
+    change_form_template = "admin/moderation/report/change_form.html"
+
     def get_queryset(self, request):
         return report_queue()
 
     def get_ordering(self, request):
         return ("open_first", "created_at")
+
+    def get_urls(self):
+        act = self.admin_site.admin_view(self.act_view)
+        own = [path("<int:report_id>/act/", act, name="moderation_report_act")]
+        return own + super().get_urls()
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        choices = self.get_action_choices(request, default_choices=[])  # only those allowed
+        form = self.action_form(auto_id="report-act-%s")
+        form.fields["action"].choices = choices
+        for field in form.fields.values():  # posted by the form after the page's own
+            field.widget.attrs["form"] = "report-actions"
+        extra = {"report_action_form": form if choices else None, **(extra_context or {})}
+        return super().change_view(request, object_id, form_url, extra_context=extra)
+
+    def act_view(self, request, report_id: int):
+        """Run one of the list's actions on this report alone, then come back to its page."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        actions = self.get_actions(request)  # filtered by the moderator's permissions
+        chosen = actions.get(request.POST.get("action", ""))
+        back = redirect("admin:moderation_report_change", report_id)
+        if chosen is None:
+            self.message_user(request, _("You are not allowed to do that."), messages.ERROR)
+            return back
+        function = chosen[0]
+        function(self, request, self.get_queryset(request).filter(pk=report_id))
+        return back
 
     @admin.display(description=_("match"))
     def match_link(self, report: Report):
