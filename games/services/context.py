@@ -40,7 +40,7 @@ from games.rules.match import (
 )
 from games.services.errors import refused
 from games.services.follow_up import command_effects
-from games.services.hot_path import insert_rows, lock_and_load, update_rows
+from games.services.hot_path import lock_and_load, update_rows
 from games.services.match_ratings import match_ratings_apply
 from games.services.state_rows import (
     copy_onto,
@@ -261,7 +261,8 @@ class Locked:
                 row.save()  # a new game (or a rematch's first save)
             elif fields := changed_fields(row, self.loaded[id(row)]):
                 changes.append((row, fields))
-        insert_rows(self.turns)
+        if self.turns:
+            Turn.objects.bulk_create(self.turns)
         update_rows(changes)
         if match.status in ENDED and self.loaded.get(id(match), {}).get("status") != match.status:
             transaction.on_commit(partial(announce_ended, match.pk))

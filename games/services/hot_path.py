@@ -118,35 +118,6 @@ def lock_and_load(match_id: int) -> tuple[Match, Game | None, list[Player]] | No
     return match, game, players  # type: ignore[return-value]
 
 
-def insert_rows(rows: list[Model]) -> None:
-    """INSERT new rows of one model (the move log's turns) in one statement, their database
-    defaults and ids left to PostgreSQL; values go through `get_db_prep_save` as in
-    `update_rows`. Through `bulk_create` the ORM's insert compiler was about 4.6 % of the
-    Daphne processes' Python time at 250 matches (py-spy --gil on bench/live_load.py); nothing
-    reads the new rows' ids."""
-    if not rows:
-        return
-    model = type(rows[0])
-    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
-    columns = ", ".join(_quote(field.column) for field in fields)
-    values = ", ".join("(" + ", ".join(["%s"] * len(fields)) + ")" for _ in rows)
-    parameters: list[Any] = []
-    for row in rows:
-        for field in fields:
-            value = getattr(row, field.attname)
-            if value is None and field.is_relation:
-                # The related row may have got its id in this transaction, after this one was
-                # made (a game started in the same command): read it from the related object
-                # it was made with (with no id there is nothing to fetch, so no query).
-                related = getattr(row, field.name)
-                value = related.pk if related is not None else None
-            parameters.append(field.get_db_prep_save(value, connection))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES {values}", parameters
-        )
-
-
 def update_rows(changes: list[tuple[Model, list[str]]]) -> None:
     """UPDATE the named fields of each loaded row, all in one statement (the first ones in
     data-modifying WITH clauses). Values go through each field's `get_db_prep_save`, as the

@@ -9,12 +9,11 @@ import time
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from games import services
-from games.models import Game, Match, Turn
+from games.models import Game, Match
 from games.services.context import locked
-from games.services.hot_path import Player, insert_rows, lock_and_load, update_rows
+from games.services.hot_path import Player, lock_and_load, update_rows
 from ratings.models import Rating
 from tests.threads import run_together
 
@@ -89,37 +88,6 @@ def test_update_rows_writes_what_the_orm_reads_back(active_match):
     assert field_values(Game.objects.get(pk=game.pk)) == field_values(game)
     stored = Match.objects.get(pk=match.pk)
     assert (stored.version, stored.end_reason) == (match.version, "")  # only the named fields
-
-
-def test_insert_rows_writes_what_bulk_create_writes(active_match, players):
-    """The move log's new turns, one of them made before its game had an id (a game started
-    in the same command): the same rows as the ORM's bulk_create, database defaults included."""
-    game = Game.objects.get(match=active_match)
-    now = timezone.now()
-
-    def turn(game_row, number, **extra):
-        return Turn(
-            game=game_row, number=number, side="w", player_id=players[0].pk, dice=[6, 5],
-            roll=number,
-            steps=[[24, 18, 6], [18, 13, 5]], board_after=[1] * 24, started_at=now,
-            finished_at=now, **extra,
-        )  # fmt: skip
-
-    with transaction.atomic():
-        later = Game(**{**field_values(game), "id": None, "number": game.number + 1})
-        turns = [turn(game, 1, by_server=True), turn(later, 1)]
-        later.save()
-        with CaptureQueriesContext(connection) as queries:
-            insert_rows(turns)
-        assert len(queries) == 1  # the INSERT alone: no related row is fetched for its id
-        Turn.objects.bulk_create([turn(game, 2, by_server=True), turn(later, 2)])
-    written = {(t.game_id, t.number): field_values(t) for t in Turn.objects.all()}
-    for game_row in (game, later):
-        by_insert, by_orm = written[(game_row.pk, 1)], written[(game_row.pk, 2)]
-        for values in (by_insert, by_orm):
-            del values["id"], values["number"], values["roll"]
-        assert by_insert == by_orm
-    assert written[(later.pk, 1)]["doubled_to"] == 0 and written[(game.pk, 1)]["by_server"]
 
 
 @pytest.mark.django_db(transaction=True)
