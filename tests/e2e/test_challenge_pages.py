@@ -87,6 +87,18 @@ def test_cancel_in_the_lobby_row(browser, site, client, tmp_path, language):
     context.close()
 
 
+# A row's link box, and what a tap 5 px into its first cell hits, read at one moment.
+ROW_GEOMETRY = """(selector) => {
+  const row = document.querySelector(selector);
+  if (!row) return null;
+  const link = row.querySelector("a.row-link").getBoundingClientRect();
+  const first = row.querySelector("td").getBoundingClientRect();
+  const x = first.x + 5, y = first.y + first.height / 2;
+  return {link: {x: link.x, width: link.width}, x, y,
+          hit: document.elementFromPoint(x, y).outerHTML};
+}"""
+
+
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_on_a_phone_a_tables_rows_are_tap_targets(browser, site, client, tmp_path, language):
     anna, boris = make_user(f"anna_t_{language}"), make_user(f"boris_t_{language}")
@@ -98,25 +110,31 @@ def test_on_a_phone_a_tables_rows_are_tap_targets(browser, site, client, tmp_pat
     )
     page = context.new_page()
     width = SIZES["phone"][0]
-    for path, table, target in (
-        ("/watch/", "#live-matches", f"/matches/{live.pk}/"),
-        (f"/@/{anna.username}", "#match-history", "/matches/"),
+    for path, row_selector, target in (
+        ("/watch/", f"#live-matches tbody tr[data-match-id='{live.pk}']", f"/matches/{live.pk}/"),
+        (f"/@/{anna.username}", "#match-history tbody tr", "/matches/"),
     ):
         page.goto(site.url + path)
-        row = page.locator(f"{table} tbody tr").first
-        action = row.locator("a.row-link")
-        box = action.bounding_box()
-        assert box and box["x"] + box["width"] <= width, f"{path}: the row's action is off-screen"
+        # The Watch list is redrawn whenever the lobby socket sends it (static/js/lobby.js; its
+        # first message right after the page loads): a row found a moment ago may be gone when
+        # it is measured. So: wait for this match's row, then measure and hit-test inside one
+        # script, which no socket message can interrupt.
+        expect(page.locator(f"{row_selector} a.row-link").first).to_be_visible()
+        page.locator(row_selector).first.scroll_into_view_if_needed()
+        geometry = page.evaluate(ROW_GEOMETRY, row_selector)
+        assert geometry, f"{path}: no row {row_selector}"
+        right = geometry["link"]["x"] + geometry["link"]["width"]
+        assert geometry["link"]["width"] > 0 and right <= width, (
+            f"{path}: the row's action is off-screen"
+        )
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.screenshot(
             path=shots_folder(tmp_path) / f"rows{path.replace('/', '-')}-{language}.png"
         )
-        # A tap on the row's first cell, far from the link: the row's link covers the row.
-        row.scroll_into_view_if_needed()
-        first = row.locator("td").first.bounding_box()
-        x, y = first["x"] + 5, first["y"] + first["height"] / 2
-        hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y).outerHTML", [x, y])
+        # A tap on the row's first cell, far from the link: the row's link covers the row (a
+        # redrawn row is drawn in the same place).
+        hit = geometry["hit"]
         assert "row-link" in hit, f"{path}: a tap at the row's start hits {hit[:120]}"
-        page.mouse.click(x, y)
+        page.mouse.click(geometry["x"], geometry["y"])
         page.wait_for_url(re.compile(re.escape(target)))
     context.close()
