@@ -205,6 +205,25 @@ def history_of(user_id: int, limit: int = 20) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+CONTROLS = ("join", "pause", "resume", "withdraw")
+OVER = (Status.FINISHED, Status.CANCELLED)
+
+
+def controls(tournament: Tournament, player: Player | None) -> dict[str, bool]:
+    """Which of the page's buttons show, by name, for the tournament's status and the viewer's
+    standing: joining before the end, withdrawing or pausing while joined (docs/rules.md "Arena
+    tournaments", items 1 and 5), none once it is over. The same choice static/js/tournament.js
+    `showControls` makes from the socket's `me` (docs/protocol.md "Tournament socket"), so the
+    page as served already shows what its first message would."""
+    if tournament.status in OVER:
+        return dict.fromkeys(CONTROLS, False)
+    removed = player is not None and player.removed
+    joined = player is not None and not (player.withdrawn or removed)
+    paused = joined and player is not None and player.paused
+    return {"join": not joined and not removed, "pause": joined and not paused,
+            "resume": paused, "withdraw": joined}  # fmt: skip
+
+
 def player_of(tournament_id: int, user_id: int | None) -> Player | None:
     if user_id is None:
         return None

@@ -51,7 +51,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "token": token if tournament.private else "",
         "standings": selectors.standings_page(rows, page=1, user_id=user_id),
         "podium": selectors.podium(rows) if tournament.status == Status.FINISHED else [],
-        "me": selectors.player_of(tournament.pk, user_id),
+        "controls": selectors.controls(tournament, selectors.player_of(tournament.pk, user_id)),
+        "over": tournament.status in selectors.OVER,
         "chat": selectors.chat_lines(tournament.pk),
         "share_url": request.build_absolute_uri(
             f"{request.path}?key={tournament.token}" if tournament.private else request.path

@@ -121,8 +121,10 @@ function setStatus(status) {
   tick();
   // The end comes as a `status` message at once, its standings and podium with the next sweep
   // (docs/protocol.md "Tournament socket"): a finished tournament offers no pause or withdraw
-  // meanwhile.
+  // meanwhile, nor a visitor a login to join it (templates/tournaments/tournament.html).
   if (state.me !== undefined) showControls(state.me);
+  const login = $("log-in-to-join");
+  if (login) login.hidden = status === "finished" || status === "cancelled";
 }
 
 function showBoards(games) {

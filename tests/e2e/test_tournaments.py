@@ -55,6 +55,15 @@ def sweep(tournament_id: int) -> None:
     )
 
 
+def as_served(context, url: str):
+    """A new page of `context` at `url` whose tournament socket never reaches the server: the
+    page as the server rendered it, with no message to correct it."""
+    page = context.new_page()
+    page.route_web_socket(re.compile(r"/ws/tournaments/"), lambda socket: None)
+    page.goto(url)
+    return page
+
+
 def test_join_play_standings_and_podium_on_a_phone_and_a_desktop(browser, site, client):
     ana, bogdan = rated("ana", 1600), rated("bogdan", 1500)
     tournament = arena(name="Browser arena")
@@ -88,6 +97,13 @@ def test_join_play_standings_and_podium_on_a_phone_and_a_desktop(browser, site, 
     expect(phone.locator("#standings-rows tr.own")).to_contain_text("2")
     expect(desktop.locator("#resume")).to_be_visible()
     expect(desktop.locator("#tournament-status")).to_have_text("идёт")
+    # As served, before any socket message: the paused player's Resume and Withdraw.
+    served = as_served(desktop.context, url)
+    expect(served.locator("#resume")).to_be_visible()
+    expect(served.locator("#withdraw")).to_be_visible()
+    for control in ("#join", "#pause"):
+        expect(served.locator(control)).to_be_hidden()
+    served.close()
     phone.screenshot(path=SHOTS / "standings-390-en.png", full_page=True)
     desktop.screenshot(path=SHOTS / "standings-1280-ru.png", full_page=True)
 
@@ -101,6 +117,13 @@ def test_join_play_standings_and_podium_on_a_phone_and_a_desktop(browser, site, 
     expect(desktop.locator("#tournament-status")).to_have_text("завершён")
     for page, control in ((phone, "#pause"), (phone, "#withdraw"), (desktop, "#resume")):
         expect(page.locator(control)).to_be_hidden()
+    # Nor does the finished tournament's page as served, before its socket says anything.
+    for context in (phone.context, desktop.context):
+        served = as_served(context, url)
+        expect(served.locator("#tournament-status")).to_have_text(re.compile("finished|завершён"))
+        for control in ("#join", "#pause", "#resume", "#withdraw"):
+            expect(served.locator(control)).to_be_hidden()
+        served.close()
     sweep(tournament.pk)
     expect(phone.locator("#podium li.place-1")).to_contain_text("ana")
     expect(desktop.locator("#podium li.place-2")).to_contain_text("bogdan")
