@@ -114,6 +114,66 @@ def _release_pooled_connections(request) -> Iterator[None]:
         close_database_connections()
 
 
+def matches_with_a_bot_to_act() -> list[int]:
+    """The matches in which a bot is to act now (to roll, step or offer a rematch: the rows read
+    as games/services/bot_turns.py `bot_seat` reads them after each save)."""
+    from django.db.models import Q
+
+    from games.models import Match, MatchStatus
+    from games.services.bot_turns import bot_seat
+
+    due = []
+    with_a_bot = Match.objects.filter(
+        Q(creator__is_bot=True) | Q(opponent__is_bot=True),
+        status__in=[MatchStatus.ACTIVE, MatchStatus.FINISHED],
+    ).select_related("creator", "opponent")
+    for match in with_a_bot:
+        bots = {
+            player.pk: player.bot_level
+            for player in (match.creator, match.opponent)
+            if player is not None and player.is_bot
+        }
+        if bot_seat(match, match.games.order_by("-number").first(), bots) is not None:
+            due.append(match.pk)
+    return due
+
+
+BOTS_AT_REST_TIMEOUT = 60.0
+
+
+@pytest.fixture(autouse=True)
+def _site_bots_at_rest(request) -> Iterator[None]:
+    """After a transactional test that used the site, wait until no bot is to act before the
+    database is flushed.
+
+    The site's worker plays a bot's turn one task at a time, each locking the match row and then
+    reading its game, players and ratings (games/services/hot_path.py `lock_and_load`), and
+    writing; pytest-django's flush is one TRUNCATE of every table, locking them one after
+    another. A bot still moving when the test ends (a guest's match against the computer, left
+    where the test stopped looking) deadlocks with it, and PostgreSQL may end the flush. Once the
+    rows show no bot to act, the last bot task has committed and scheduled none (each save
+    schedules the next only while a bot is to act: games/services/follow_up.py), and the match
+    waits for its person. Ending the match instead would leave the task already scheduled for
+    the old version to lock and read during the flush. Requesting `transactional_db` here sets
+    the flush up first, so it is torn down (flushes) after this."""
+    uses_site = "site" in request.fixturenames or "sites" in request.fixturenames
+    marker = request.node.get_closest_marker("django_db")
+    transactional = "transactional_db" in request.fixturenames or (
+        marker is not None and marker.kwargs.get("transaction")
+    )
+    if not (uses_site and transactional):
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    yield
+    processes.wait_until(
+        lambda: not matches_with_a_bot_to_act(),
+        timeout=BOTS_AT_REST_TIMEOUT,
+        what="the site's bots to finish acting before the database is flushed",
+        interval=0.05,
+    )
+
+
 @pytest.fixture
 def fixed_dice(settings):
     """Turn the test dice seam on (DEBUG + NARDY_TEST_DICE) and return the queueing function
