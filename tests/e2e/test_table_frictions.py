@@ -19,6 +19,7 @@ from games.dice import push_test_dice
 from games.models import Match
 from pairing import services as pairing_services
 from pairing.pools import Pool
+from tests.e2e.contrast import low_contrast
 from tests.e2e.test_board_motion import _page
 from tests.e2e.test_live_match import off_the_browser_thread, seam_site
 from tests.factories import make_user
@@ -135,6 +136,8 @@ def test_around_the_board_and_the_end_of_a_paired_match(
         assert page.locator("#rematch-button").is_visible()
         assert page.locator("#replay-link").is_visible()
         assert page.locator("#analyse-button").is_visible()
+        # The end's actions appear only here, so the page-wide contrast test never sees them.
+        assert low_contrast(page) == []
         assert POOL.key in page.get_attribute("#new-opponent", "href")
         # The result is said once: the status line; no toast repeats it.
         visible_text = page.locator("body").inner_text()
