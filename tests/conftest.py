@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,6 +140,43 @@ def matches_with_a_bot_to_act() -> list[int]:
 
 
 BOTS_AT_REST_TIMEOUT = 60.0
+
+
+FLUSH_ATTEMPTS = 5
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_survives_a_deadlock() -> Iterator[None]:
+    """pytest-django empties the database after a transactional test with one TRUNCATE of every
+    table, which takes their locks one after another. A site process still answering the test's
+    last page or socket (a read across several tables) can hold one of them and wait for
+    another: PostgreSQL then ends one of the two with `deadlock detected`, and when the victim is
+    the flush the next test starts on the last one's rows. The victim's transaction changed
+    nothing, and the reader is gone a moment later, so the flush is simply tried again.
+    `execute_sql_flush` is the backend operation the flush command runs, inside its own atomic
+    block, so each attempt is a whole transaction."""
+    from django.db import OperationalError
+    from django.db.backends.base.operations import BaseDatabaseOperations
+    from psycopg import errors
+
+    original = BaseDatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self, sql_list):
+        for attempt in range(1, FLUSH_ATTEMPTS + 1):
+            try:
+                return original(self, sql_list)
+            except OperationalError as error:
+                if attempt == FLUSH_ATTEMPTS or not isinstance(
+                    error.__cause__, errors.DeadlockDetected
+                ):
+                    raise
+                time.sleep(0.2 * attempt)
+
+    BaseDatabaseOperations.execute_sql_flush = execute_sql_flush
+    try:
+        yield
+    finally:
+        BaseDatabaseOperations.execute_sql_flush = original
 
 
 @pytest.fixture(autouse=True)
