@@ -139,7 +139,7 @@ def matches_with_a_bot_to_act() -> list[int]:
     return due
 
 
-BOTS_AT_REST_TIMEOUT = 60.0
+BOTS_AT_REST_TIMEOUT = 10.0
 
 
 FLUSH_ATTEMPTS = 5
@@ -204,12 +204,18 @@ def _site_bots_at_rest(request) -> Iterator[None]:
         return
     request.getfixturevalue("transactional_db")
     yield
-    processes.wait_until(
-        lambda: not matches_with_a_bot_to_act(),
-        timeout=BOTS_AT_REST_TIMEOUT,
-        what="the site's bots to finish acting before the database is flushed",
-        interval=0.05,
-    )
+    try:
+        processes.wait_until(
+            lambda: not matches_with_a_bot_to_act(),
+            timeout=BOTS_AT_REST_TIMEOUT,
+            what="the site's bots to finish acting before the database is flushed",
+            interval=0.05,
+        )
+    except TimeoutError:
+        # A bot that will not act (a site whose worker the test stopped, or a fuzzed match whose
+        # bot is refused) leaves nothing to wait for: the flush goes ahead, tried again if a
+        # late bot task deadlocks with it (`_flush_survives_a_deadlock`).
+        pass
 
 
 @pytest.fixture
