@@ -87,10 +87,12 @@ def test_cancel_in_the_lobby_row(browser, site, client, tmp_path, language):
     context.close()
 
 
-# A row's link box, and what a tap 5 px into its first cell hits, read at one moment.
+# The row scrolled into view, its link box, and what a tap 5 px into its first cell hits, all
+# in one script: the lobby socket may redraw the rows between two calls from the test.
 ROW_GEOMETRY = """(selector) => {
   const row = document.querySelector(selector);
   if (!row) return null;
+  row.scrollIntoView({block: "center", behavior: "instant"});
   const link = row.querySelector("a.row-link").getBoundingClientRect();
   const first = row.querySelector("td").getBoundingClientRect();
   const x = first.x + 5, y = first.y + first.height / 2;
@@ -117,10 +119,9 @@ def test_on_a_phone_a_tables_rows_are_tap_targets(browser, site, client, tmp_pat
         page.goto(site.url + path)
         # The Watch list is redrawn whenever the lobby socket sends it (static/js/lobby.js; its
         # first message right after the page loads): a row found a moment ago may be gone when
-        # it is measured. So: wait for this match's row, then measure and hit-test inside one
-        # script, which no socket message can interrupt.
+        # it is measured. So: wait for this match's row, then scroll, measure and hit-test inside
+        # one script, which no socket message can interrupt.
         expect(page.locator(f"{row_selector} a.row-link").first).to_be_visible()
-        page.locator(row_selector).first.scroll_into_view_if_needed()
         geometry = page.evaluate(ROW_GEOMETRY, row_selector)
         assert geometry, f"{path}: no row {row_selector}"
         right = geometry["link"]["x"] + geometry["link"]["width"]
