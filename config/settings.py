@@ -231,6 +231,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 # With JSON logs the worker keeps Django's LOGGING instead of installing its own plain format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = os.environ.get("LOG_FORMAT", "plain") != "json"
+# How often the home page's live boards may move (games/live_boards.py).
+LIVE_BOARDS_SECONDS = float(os.environ.get("LIVE_BOARDS_SECONDS", "1"))
 # Exactly one beat process runs these (README "Production").
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-deadlines": {
@@ -241,6 +243,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-pools": {
         "task": "pairing.sweep_pools",
         "schedule": float(os.environ.get("POOL_SWEEP_SECONDS", "1")),
+        "options": {"expires": 5},
+    },
+    # The home page's small live boards (games/live_boards.py), sent when they moved.
+    "publish-live-boards": {
+        "task": "games.publish_live_boards",
+        "schedule": LIVE_BOARDS_SECONDS,
         "options": {"expires": 5},
     },
     "expire-challenges": {

@@ -1,5 +1,6 @@
 """`/ws/lobby/`: open challenges and live matches for the Play and Watch pages, read once per
-process for all its lobby sockets, and the pools' quick pairing (pairing/socket.py)."""
+process for all its lobby sockets, the pools' quick pairing (pairing/socket.py), and for the home
+page (`?boards=1`) the small live boards instead of the lists (games/live_boards.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
+from urllib.parse import parse_qs
 
 from config.database_thread import in_database_thread
 from config.wire import json_text
-from games import presence, selectors
+from games import live_boards, presence, selectors
 from games.events import LOBBY_GROUP
 from ratings.selectors import ratings_of
 from realtime.commands import Command, CommandRegistry, Entry, Sender
@@ -94,20 +96,32 @@ class LobbySocket(SiteSocket):
     _rating: int | None = None
 
     parts: tuple[LobbyPart, ...] = ()
+    # The home page's socket (docs/protocol.md "Live boards"): the boards, not the lists.
+    boards = False
 
     async def on_open(self) -> None:
         self.parts = tuple(make(self) for make in LOBBY_PARTS)
+        query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
+        self.boards = query.get("boards") == ["1"]
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        # Changes from now on are announced to this socket; earlier ones must be in its first read.
-        joined = time.monotonic()
-        if self.user is not None:
-            self._rating = await in_database_thread(_rating_of)(self.user.pk)
-        await self._send_lobby(not_before=joined)
+        if self.boards:
+            await self.channel_layer.group_add(live_boards.LIVE_BOARDS_GROUP, self.channel_name)
+            if (text := await live_boards.latest_text()) is not None:
+                await self.send(text_data=text)
+        else:
+            # Changes from now on are announced to this socket; earlier ones must be in its first
+            # read.
+            joined = time.monotonic()
+            if self.user is not None:
+                self._rating = await in_database_thread(_rating_of)(self.user.pk)
+            await self._send_lobby(not_before=joined)
         for part in self.parts:
             await part.opened()
 
     async def on_close(self) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        if self.boards:
+            await self.channel_layer.group_discard(live_boards.LIVE_BOARDS_GROUP, self.channel_name)
         if self._pending is not None:
             self._pending.cancel()
         for part in self.parts:
@@ -133,7 +147,13 @@ class LobbySocket(SiteSocket):
         for part in self.parts:
             await part.pool_counts(message)
 
+    async def lobby_boards(self, message: dict[str, Any]) -> None:
+        """The live boards, one text made once for every socket (games/live_boards.py)."""
+        await self.send(text_data=message["text"])
+
     async def lobby_changed(self, message: dict[str, Any]) -> None:
+        if self.boards:
+            return  # the home page shows no lists; its boards come once a period
         # Many changes in a burst (games ending under load) make one refresh, and the last change
         # of a burst always gets one of its own: a change heard while a refresh was already
         # reading makes the refresh run again.

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from django.db import connection, transaction
-from django.db.models import F, Q, QuerySet, Value
+from django.db.models import Case, F, Q, QuerySet, Value, When
+from django.db.models.functions import Coalesce
 from django.db.models.lookups import GreaterThan, LessThan
 from django.utils import timezone
 
@@ -26,9 +27,12 @@ from games.rules.match import rating_in_range
 from games.rules.ruleset import SEED_CLOCK_NAMES
 from games.services.challenges import challenge_payload
 from games.services.state_rows import match_state_of, opening_of
+from ratings.models import INITIAL_RATING
 from ratings.selectors import Row, ratings_of
 
 LOBBY_LIMIT = 100
+# The home page's small live boards (games/live_boards.py): this many matches at most.
+LIVE_BOARDS_SHOWN = 6
 
 
 def current_game(match: Match) -> Game | None:
@@ -131,12 +135,28 @@ def open_challenges() -> QuerySet[Match]:
     )
 
 
+def _being_played() -> QuerySet[Match]:
+    return Match.objects.filter(status=MatchStatus.ACTIVE).select_related("creator", "opponent")
+
+
 def live_matches() -> QuerySet[Match]:
-    return (
-        Match.objects.filter(status=MatchStatus.ACTIVE)
-        .select_related("creator", "opponent")
-        .order_by("-started_at")[:LOBBY_LIMIT]
-    )
+    return _being_played().order_by("-started_at")[:LOBBY_LIMIT]
+
+
+def _players(match: Match, ratings: dict[int, Any]) -> list[dict[str, Any]]:
+    """A match's two players in seat order as the lobby and the live boards show them."""
+    return [
+        {
+            "username": player.username,
+            "rating": ratings[player.pk].value,
+            "provisional": ratings[player.pk].provisional,
+            "score": score,
+        }
+        for player, score in (
+            (match.creator, match.score_creator),
+            (match.opponent, match.score_opponent),
+        )
+    ]
 
 
 def lobby_state() -> dict[str, Any]:
@@ -172,18 +192,7 @@ def lobby_state() -> dict[str, Any]:
         "live": [
             {
                 "id": match.pk,
-                "players": [
-                    {
-                        "username": player.username,
-                        "rating": ratings[player.pk].value,
-                        "provisional": ratings[player.pk].provisional,
-                        "score": score,
-                    }
-                    for player, score in (
-                        (match.creator, match.score_creator),
-                        (match.opponent, match.score_opponent),
-                    )
-                ],
+                "players": _players(match, ratings),
                 "rules": match.rule_set_name,
                 "cube": match.doubling_cube,
                 "length": match.length,
@@ -193,6 +202,60 @@ def lobby_state() -> dict[str, Any]:
             for match in live
         ],
     }
+
+
+def current_boards(match_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Each match's current game as a small board draws it (its stored board, the dice, whose
+    turn, the seat playing White): one indexed read, the last game of each match. The tournament
+    page's top games and the home page's live boards."""
+    rows = (
+        Game.objects.filter(match_id__in=match_ids)
+        .order_by("match_id", "-number")
+        .distinct("match_id")
+        .values("match_id", "board", "dice", "turn", "white_seat")
+    )
+    return {row.pop("match_id"): row for row in rows}
+
+
+def live_boards(limit: int = LIVE_BOARDS_SHOWN) -> list[dict[str, Any]]:
+    """The live matches of the highest-rated players (both ratings summed, a player without a
+    rated match at the initial rating), matches against the computer after those of two people,
+    each with its players, score and current board: the home page's small live boards. Three
+    reads however many matches are live: the matches, their ratings, their boards."""
+    initial = Value(INITIAL_RATING)
+    matches = list(
+        _being_played()
+        .alias(
+            against_computer=Case(
+                When(Q(creator__is_bot=True) | Q(opponent__is_bot=True), then=Value(1)),
+                default=Value(0),
+            ),
+            strength=Coalesce(F("creator__rating__value"), initial)
+            + Coalesce(F("opponent__rating__value"), initial),
+        )
+        .order_by("against_computer", "-strength", "-started_at")[:limit]
+    )
+    ratings = ratings_of(sorted({m.creator_id for m in matches} | {m.opponent_id for m in matches}))
+    boards = current_boards([match.pk for match in matches])
+    return [
+        {
+            "match_id": match.pk,
+            "players": [
+                {**player, "side": "w" if seat == board["white_seat"] else "b"}
+                for seat, player in enumerate(_players(match, ratings))
+            ],
+            "length": match.length,
+            "board": board["board"],
+            "dice": board["dice"],
+            "turn": board["turn"],
+        }
+        for match in matches
+        if (board := boards.get(match.pk)) is not None
+    ]
+
+
+def live_match_count() -> int:
+    return _being_played().count()
 
 
 def challenges_visible(

@@ -11,6 +11,7 @@ As README "How code is shaped here" says.
 - `expire_challenge` / `expire_challenges`: a direct challenge lapses after two minutes (the task
   scheduled for it, the beat sweep every 10 s in case it was lost).
 - `close_stale_matches` closes matches nobody touches any more (services.matches_close_stale).
+- `publish_live_boards`: the home page's small live boards, every LIVE_BOARDS_SECONDS from beat.
 - `bot_act` / `nudge_bots`: the computer's moves, routed to their own queue (settings
   `CELERY_BOT_QUEUE`), so a Bot-Master turn never waits in front of a deadline's task.
 """
@@ -24,7 +25,7 @@ from celery import shared_task
 from django.db import transaction
 
 from config.log_format import play_logging
-from games import schedule
+from games import live_boards, schedule
 from games.services import game_deadline_enforce, game_deadlines_due, matches_close_stale
 from games.services.bots import bot_act as act
 from games.services.bots import bots_nudge_stuck
@@ -98,6 +99,12 @@ def expire_challenges() -> int:
 @shared_task(name="games.close_stale_matches", ignore_result=True, expires=300)
 def close_stale_matches() -> int:
     return matches_close_stale()
+
+
+@shared_task(name="games.publish_live_boards", ignore_result=True, expires=5)
+def publish_live_boards() -> bool:
+    """The home page's live boards, once a period for every socket (games/live_boards.py)."""
+    return live_boards.publish()
 
 
 def connect() -> None:

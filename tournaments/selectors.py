@@ -17,7 +17,8 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from games.models import Game, Match, MatchStatus
+from games.models import Match, MatchStatus
+from games.selectors import current_boards
 from tournaments.arena import Standing, rank
 from tournaments.models import ChatLine, Player, Status, Tournament
 
@@ -132,13 +133,7 @@ def top_boards(tournament_id: int) -> list[dict[str, Any]]:
     ids = list(dict.fromkeys(leaders))[:TOP_GAMES]
     if not ids:
         return []
-    games = {
-        row["match_id"]: row
-        for row in Game.objects.filter(match_id__in=ids)
-        .order_by("match_id", "-number")
-        .distinct("match_id")
-        .values("match_id", "board", "dice", "turn", "white_seat")
-    }
+    boards = current_boards(ids)
     names = {
         pk: (creator, opponent)
         for pk, creator, opponent in Match.objects.filter(pk__in=ids).values_list(
@@ -146,12 +141,10 @@ def top_boards(tournament_id: int) -> list[dict[str, Any]]:
         )
     }
     return [
-        {"match_id": match_id, "players": list(names[match_id]),
-         "board": games[match_id]["board"], "dice": games[match_id]["dice"],
-         "turn": games[match_id]["turn"]}
+        {"match_id": match_id, "players": list(names[match_id]), **boards[match_id]}
         for match_id in ids
-        if match_id in games and match_id in names
-    ]  # fmt: skip
+        if match_id in boards and match_id in names
+    ]
 
 
 def podium(rows: list[Row]) -> list[dict[str, Any]]:

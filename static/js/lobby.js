@@ -1,15 +1,11 @@
 // Live Play/Watch lists over /ws/lobby/ (docs/protocol.md "The lobby socket"), the open
 // challenges' filters, and quick pairing on the Play page (pool.js).
-import { PoolPanel } from "./pool.js";
+import { connectLobby } from "./lobby_socket.js";
+import { pagePoolPanel } from "./pool.js";
 import { ratingText } from "./strings.js";
 
 const strings = JSON.parse(document.getElementById("lobby-strings").textContent);
-const poolRoot = document.getElementById("quick-pairing");
-const pool = poolRoot
-  ? new PoolPanel(poolRoot, JSON.parse(document.getElementById("pool-strings").textContent), {
-    commitment: document.querySelector("[data-next-seed-hash]"),
-  })
-  : null;
+const pool = pagePoolPanel();
 
 function cell(text) {
   const td = document.createElement("td");
@@ -121,20 +117,10 @@ function render(message) {
   }), strings.noLive, 5);
 }
 
-let delay = 1000;
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  const socket = new WebSocket(`${scheme}${location.host}/ws/lobby/`);
-  socket.addEventListener("open", () => { delay = 1000; });
-  if (pool) pool.attach(socket);
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data);
+connectLobby({
+  onSocket: (socket) => { if (pool) pool.attach(socket); },
+  onMessage: (message) => {
     if (message.type === "lobby") render(message);
     else if (pool) pool.receive(message);
-  });
-  socket.addEventListener("close", () => {
-    setTimeout(connect, delay);
-    delay = Math.min(delay * 2, 30000);
-  });
-}
-connect();
+  },
+});

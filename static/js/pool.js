@@ -19,6 +19,15 @@ export function windowText(rating, window, strings) {
   return `${Math.round(rating - window)}–${Math.round(rating + window)}`;
 }
 
+/** The page's quick-pairing card (templates/games/_quick_pairing.html) as a panel, or null. */
+export function pagePoolPanel() {
+  const root = document.getElementById("quick-pairing");
+  if (!root) return null;
+  return new PoolPanel(root, JSON.parse(document.getElementById("pool-strings").textContent), {
+    commitment: document.querySelector("[data-next-seed-hash]"),
+  });
+}
+
 export class PoolPanel {
   constructor(root, strings, { navigate = (url) => window.location.assign(url), now = () => Date.now(), commitment = null } = {}) {
     this.root = root;

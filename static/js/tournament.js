@@ -3,7 +3,7 @@
 // top games as small boards, the chat, and join / pause / withdraw. Every change is the server's:
 // the page only draws what the socket sends.
 
-import { BoardView } from "./board.js";
+import { MiniBoards } from "./mini_boards.js";
 import { readStrings, translator } from "./strings.js";
 
 const root = document.getElementById("tournament");
@@ -17,7 +17,6 @@ const state = {
   pages: 1,
   socket: null,
   me: undefined, // the viewer's `me` of the last standings (undefined: none came yet)
-  boards: new Map(), // match id -> {figure, view}
 };
 
 function clockText(ms) {
@@ -127,35 +126,14 @@ function setStatus(status) {
   if (login) login.hidden = status === "finished" || status === "cancelled";
 }
 
+const boards = new MiniBoards($("top-games"), {
+  caption: (game) => game.players.join(" – "),
+  label: (game) => `${t("board")}: ${game.players.join(" – ")}`,
+});
+
 function showBoards(games) {
-  const container = $("top-games");
   $("no-games").hidden = games.length > 0;
-  const seen = new Set();
-  for (const game of games) {
-    seen.add(game.match_id);
-    let entry = state.boards.get(game.match_id);
-    if (!entry) {
-      const figure = document.createElement("figure");
-      const link = document.createElement("a");
-      link.href = `/matches/${game.match_id}/`;
-      const box = document.createElement("div");
-      box.className = "mini-board";
-      const caption = document.createElement("figcaption");
-      caption.textContent = game.players.join(" – ");
-      link.append(box, caption);
-      figure.append(link);
-      container.append(figure);
-      entry = { figure, view: new BoardView(box, { label: `${t("board")}: ${game.players.join(" – ")}` }) };
-      state.boards.set(game.match_id, entry);
-    }
-    entry.view.render({ board: game.board, orientation: "w", legal: [], dice: game.dice || null, diceLeft: [] });
-  }
-  for (const [id, entry] of state.boards) {
-    if (!seen.has(id)) {
-      entry.figure.remove();
-      state.boards.delete(id);
-    }
-  }
+  boards.show(games);
 }
 
 function addChat(line) {
