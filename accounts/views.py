@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_POST
@@ -20,10 +20,18 @@ from realtime.language import supported_language
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
     """ "Play now" without an account: a guest identity in the session (accounts/guests.py),
-    then the Play page, where the computer waits."""
+    then the Play page, where the computer waits. A casual quick-pairing tile sends its pool
+    and the page it is on (the home page or Play): back there, the page joins that pool as its
+    "New opponent" link does (static/js/pool.js, `?pool=`)."""
     if not request.user.is_authenticated and (refusal := guest_sign_in(request)):
         messages.error(request, refusal)
         return redirect("home")
+    pool, back = request.POST.get("pool"), request.POST.get("next") or reverse("play")
+    if pool:
+        if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+            back = reverse("play")
+        path = back.partition("?")[0].partition("#")[0]
+        return redirect(f"{path}?{urlencode({'pool': pool})}#quick-pairing")
     return redirect(reverse("play") + "#computer")
 
 

@@ -263,3 +263,27 @@ def board_find(board: Board, name: str) -> Any | None:
     if not candidates:
         return None
     return board.ordered().select_related("user").filter(user_id__in=candidates).first()
+
+
+@dataclass(frozen=True)
+class LeaderLine:
+    """A line of the home page's top of the rating board: `rank` is None for a provisional
+    player (listed by rating, not ranked, as the leaderboard page lists them)."""
+
+    rank: int | None
+    username: str
+    rating: ShownRating
+
+
+def leaders(limit: int = 5) -> list[LeaderLine]:
+    """The first `limit` of the rating board (its first page, read from the kept page starts);
+    while nobody is established (a site's start), the best provisional players instead, from
+    their kept list: never a sort of the whole board on a page view."""
+    board = BOARDS["rating"]
+    established = [
+        LeaderLine(rank, row.user.username, ShownRating.of(row.value, row.experience))
+        for rank, row in enumerate(board.page(1)[:limit], start=1)
+    ]
+    if established:
+        return established
+    return [LeaderLine(None, line.username, line.rating) for line in provisional_players()[:limit]]

@@ -28,9 +28,13 @@ def test_the_play_page_shows_the_tiles_and_the_filters(client):
     assert 'id="site-notices"' in page
 
 
-def test_a_visitor_sees_the_tiles_disabled_and_no_notifications(client):
+def test_a_visitors_tiles_lead_to_a_guest_or_a_sign_up_and_no_notifications(client):
     page = client.get(reverse("play")).content.decode()
-    assert 'data-pool="traditional.1.60.rated" disabled' in page
+    # No tile joins over the socket (a visitor has no session to wait with): a casual one makes
+    # a guest first (accounts/views.py play_now), a rated one asks for an account.
+    assert 'data-pool="' not in page
+    assert 'form="pool-as-guest" name="pool" value="traditional.1.60.casual"' in page
+    assert 'form="pool-signup" name="next" value="/play/?pool=traditional.1.60.rated"' in page
     assert 'id="site-notices"' not in page
 
 
