@@ -32,7 +32,9 @@ export class MiniBoards {
       }
       this.container.append(entry.figure); // in the server's order
       entry.text.replaceChildren(this.caption(game));
-      entry.view.render({ board: game.board, orientation: "w", legal: [], dice: game.dice || null, diceLeft: [] });
+      // The server sends the roll, not which dice are left: every face drawn as the roll (the
+      // played-die dimming would make a small board's dice all but vanish).
+      entry.view.render({ board: game.board, orientation: "w", legal: [], dice: game.dice || null, diceLeft: [], diceLast: true });
     }
     for (const [id, entry] of this.boards) {
       if (!seen.has(id)) {
