@@ -26,12 +26,13 @@ def prepare() -> None:
     manage("collectstatic", "--noinput")
 
 
-def run_on_database(run: Callable[[Any], int], arguments: Any) -> int:
+def run_on_database(run: Callable[[Any], int], arguments: Any, *, keep: Path | None = None) -> int:
     """`run(arguments)` with Django set up on a prepared database: throwaway embedded servers
-    unless DATABASE_URL / REDIS_URL name others."""
+    unless DATABASE_URL / REDIS_URL name others; with `keep`, embedded servers whose data stay in
+    that folder, so the next run skips the migrations of a fresh database."""
     from config.embedded import EmbeddedServices
 
-    with EmbeddedServices(None):
+    with EmbeddedServices(keep):
         prepare()
         import django
 

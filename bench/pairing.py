@@ -61,8 +61,9 @@ def start_site(beat: bool) -> tuple[subprocess.Popen, int]:
     return process, port
 
 
-def seed_players(count: int, rng: random.Random) -> list[tuple[int, str]]:
-    """Users with ratings and signed-in sessions: [(user id, session cookie)]."""
+def seed_players(count: int, rng: random.Random, *, sessions: bool = True) -> list[tuple[int, str]]:
+    """Users with ratings and signed-in sessions: [(user id, session cookie)]; without
+    `sessions` the cookies are empty (a benchmark that opens no socket needs none)."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
@@ -79,6 +80,8 @@ def seed_players(count: int, rng: random.Random) -> list[tuple[int, str]]:
         for user in users
         for value in [round(min(2600.0, max(600.0, rng.gauss(1500, 250))), 2)]
     )
+    if not sessions:
+        return [(user.pk, "") for user in users]
     players = []
     for user in users:
         session = SessionStore()

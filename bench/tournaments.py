@@ -15,17 +15,23 @@ second, with PostgreSQL's CPU beside the wall time.
   the benchmark runs on it), read with psutil before and after.
 
 Throwaway embedded servers unless DATABASE_URL / REDIS_URL name others (a scratch database: it
-migrates it and adds its rows there). Figures are printed, never asserted.
+migrates it and adds its rows there), or `--keep DIR`: embedded servers whose data stay in DIR, so
+a second run skips a fresh database's migrations (each run seeds its own players and arena).
+`--wave-only` stops after the pairing wave; `--profile FILE` writes the wave's cProfile stats
+there (that run's figures include the profiler's cost: not the benchmark's).
+Figures are printed, never asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import random
 import statistics
 import sys
 import time
 from datetime import timedelta
+from pathlib import Path
 
 from bench.database import run_on_database
 from bench.pairing import seed_players
@@ -38,7 +44,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sockets", type=int, default=1000, help="sockets cutting pages")
     parser.add_argument("--seed", type=int, default=31)
-    return run_on_database(run, parser.parse_args())
+    parser.add_argument("--keep", type=Path, help="keep the embedded servers' data here")
+    parser.add_argument("--wave-only", action="store_true", help="stop after the pairing wave")
+    parser.add_argument("--profile", type=Path, help="write the wave's cProfile stats here")
+    arguments = parser.parse_args()
+    return run_on_database(run, arguments, keep=arguments.keep)
 
 
 class Meter:
@@ -73,8 +83,9 @@ def seed(count: int, rng: random.Random):
     from accounts.models import User
     from tournaments.models import Player, Status, Tournament
 
-    # Ratings spread as bench/pairing.py spreads them (its sessions are not used here).
-    users = list(User.objects.filter(pk__in=[pk for pk, _cookie in seed_players(count, rng)]))
+    # Ratings spread as bench/pairing.py spreads them (no sessions: no socket opens here).
+    seeded = seed_players(count, rng, sessions=False)
+    users = list(User.objects.filter(pk__in=[pk for pk, _cookie in seeded]))
     now = timezone.now()
     tournament = Tournament.objects.create(
         name="Benchmark arena", starts_at=now, ends_at=now + timedelta(hours=1), minutes=60,
@@ -96,9 +107,18 @@ def run(arguments: argparse.Namespace) -> int:
     by_id = {user.pk: user for user in users}
     meter = Meter()
     waves, ends = [], []  # the start's wave; each end's (wall, PostgreSQL CPU)
+    profiler = cProfile.Profile() if arguments.profile else None
     with meter:
+        if profiler is not None:
+            profiler.enable()
         made = tournament_pair(tournament_id=tournament.pk)
+        if profiler is not None:
+            profiler.disable()
     waves.append((made, meter.line(), meter.wall))
+    if profiler is not None:
+        profiler.dump_stats(arguments.profile)
+    if arguments.wave_only:
+        arguments.rounds = 0
     for _round in range(arguments.rounds):
         playing = list(
             Player.objects.filter(tournament=tournament, playing__isnull=False).values_list(
@@ -116,6 +136,8 @@ def run(arguments: argparse.Namespace) -> int:
     print(f"pairing wave ({arguments.players} players, every one free):")
     for made, line, _wall in waves:
         print(f"  {made:4} matches started: {line}")
+    if arguments.wave_only:
+        return 0
     walls = [wall for wall, _db in ends]
     print(f"a match's end (resign → score → pair again), {len(ends)} ends: p50 "
           f"{statistics.median(walls) * 1000:.1f} ms, max {max(walls) * 1000:.1f} ms wall; "
