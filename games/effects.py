@@ -14,6 +14,7 @@ process unless the transaction commits (README, "How code is shaped here").
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -75,6 +76,24 @@ class Effects:
             or self.notices or self.began or self.finished
         )  # fmt: skip
 
+    @classmethod
+    def combined(cls, parts: Sequence[Effects]) -> Effects:
+        """What several commands of one transaction left, as one value (their matches differ:
+        the commands of a pairing wave, games/services/starts.py), in their order."""
+        if len(parts) == 1:
+            return parts[0]
+        whole = cls()
+        for part in parts:
+            for match_id, events in part.events.items():
+                whole.events.setdefault(match_id, []).extend(events)
+            whole.lobby_changed = whole.lobby_changed or part.lobby_changed
+            whole.deadlines += part.deadlines
+            whole.bot_turns += part.bot_turns
+            whole.notices += part.notices
+            whole.began += part.began
+            whole.finished += part.finished
+        return whole
+
     def messages(self) -> list[Message]:
         """What goes to sockets: each match's events in one message, then the lobby, then the
         users' notices (docs/protocol.md)."""
@@ -110,16 +129,16 @@ def perform(effects: Effects) -> None:
     """Publish first (the players see the new state), then schedule the Celery work, then start
     the reconnect windows and tell the apps above of an ending."""
     publish(effects.messages())
-    for deadline in effects.deadlines:
-        schedule.deadline(*deadline)
+    if effects.deadlines:
+        schedule.deadlines(effects.deadlines)
     for turn in effects.bot_turns:
         schedule.bot(*turn)
-    for began in effects.began:
-        try:
-            presence.presence_match_started(*began)
-        except Exception:
-            # Redis away: the window of a seat with no socket starts at its first presence
-            # refresh instead (games/presence.py); the match has started whatever happens here.
-            log.exception("reconnect windows of match %s not started", began.match_id)
+    try:
+        presence.presence_matches_started(effects.began)
+    except Exception:
+        # Redis away: the window of a seat with no socket starts at its first presence refresh
+        # instead (games/presence.py); the matches have started whatever happens here.
+        began = [match_id for match_id, _started_at in effects.began]
+        log.exception("reconnect windows of matches %s not started", began)
     for finished in effects.finished:
         hooks.announce_match_finished(*finished)

@@ -303,23 +303,50 @@ def _epoch_ms(moment: datetime) -> int:
 
 
 def presence_match_started(match_id: int, started_at: datetime) -> None:
-    """The match has started (called after its commit, games/services/lifecycle.py): presence
-    watches it from `started_at` on. Each seat without a socket now is away since the start;
-    marks left from before are dropped. Then a `presence` message tells the pages, which count
-    the window down from it (docs/protocol.md)."""
-    started = _epoch_ms(started_at)
+    """`presence_matches_started` of one match."""
+    presence_matches_started([(match_id, started_at)])
+
+
+def presence_matches_started(began: Sequence[tuple[int, datetime]]) -> None:
+    """These matches have started (called after their commit, games/effects.py), each at its
+    `started_at`: presence watches each from then on. Each seat without a socket now is away
+    since the start; marks left from before are dropped. Then a `presence` message tells the
+    pages, which count the window down from it (docs/protocol.md). The same round trips for any
+    number of matches (a tournament's pairing wave begins hundreds at once)."""
+    if not began:
+        return
     redis_client = _sync_client()
-    decoded = _decode(redis_client.hgetall(_key(match_id)))
-    alive = _alive_now(redis_client, decoded)
-    here = _summarise(decoded, alive, {}, started).presence.players
-    marks = {STARTED: started, **{seat: started for seat in SEATS if not here[seat]}}
+    with redis_client.pipeline(transaction=False) as pipe:
+        for match_id, _started_at in began:
+            pipe.hgetall(_key(match_id))
+        decoded = [_decode(entries) for entries in pipe.execute()]
+    alive = _alive_now(redis_client, [entry for entries in decoded for entry in entries])
+    marks_of = []
     with redis_client.pipeline(transaction=True) as pipe:
-        pipe.delete(_away_key(match_id))
-        pipe.hset(_away_key(match_id), mapping=marks)
-        pipe.expire(_away_key(match_id), KEEP_SECONDS)
+        for (match_id, started_at), entries in zip(began, decoded, strict=True):
+            started = _epoch_ms(started_at)
+            here = _summarise(entries, alive, {}, started).presence.players
+            marks = {STARTED: started, **{seat: started for seat in SEATS if not here[seat]}}
+            pipe.delete(_away_key(match_id))
+            pipe.hset(_away_key(match_id), mapping=marks)
+            pipe.expire(_away_key(match_id), KEEP_SECONDS)
+            marks_of.append(marks)
         pipe.execute()
-    reading = _summarise(decoded, alive, marks, _now_ms())
-    publish([match_message(match_id, {"type": "match.presence", **reading.presence.message()})])
+    now = _now_ms()
+    publish(
+        [
+            match_message(
+                match_id,
+                {
+                    "type": "match.presence",
+                    **_summarise(entries, alive, marks, now).presence.message(),
+                },
+            )
+            for (match_id, _started_at), entries, marks in zip(
+                began, decoded, marks_of, strict=True
+            )
+        ]
+    )
 
 
 def seat_away_ms(match_id: int, seat: int, *, started_at: datetime) -> int | None:

@@ -4,8 +4,9 @@ so the services never import the tasks: no circle of files (README, "Architectur
 
 from config.hooks import Hook
 
-# (match_id, game_id, turn_number, deadline): enforce a timed turn's deadline at `deadline`.
-deadline = Hook("games.schedule.deadline")
+# ([(match_id, game_id, turn_number, deadline), ...]): enforce each timed turn's deadline at its
+# `deadline` (one command's, or every match of a tournament's pairing wave).
+deadlines = Hook("games.schedule.deadlines")
 
 # (match_id, version, pause): the bot acts in the match after `pause` seconds.
 bot = Hook("games.schedule.bot")

@@ -19,6 +19,7 @@ As README "How code is shaped here" says.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from datetime import datetime
 
 from celery import shared_task
@@ -36,7 +37,17 @@ log = logging.getLogger(__name__)
 
 def schedule_deadline(match_id: int, game_id: int, turn_number: int, deadline: datetime) -> None:
     """Called after commit by the match services when a timed turn starts."""
-    enforce_deadline.apply_async((match_id, game_id, turn_number), eta=deadline)
+    schedule_deadlines([(match_id, game_id, turn_number, deadline)])
+
+
+def schedule_deadlines(deadlines: Iterable[tuple[int, int, int, datetime]]) -> None:
+    """Called after commit with each timed turn that started: one producer (one broker
+    connection taken from the pool) for them all, as a pairing wave starts hundreds."""
+    with enforce_deadline.app.producer_or_acquire() as producer:
+        for match_id, game_id, turn_number, deadline in deadlines:
+            enforce_deadline.apply_async(
+                (match_id, game_id, turn_number), eta=deadline, producer=producer
+            )
 
 
 @shared_task(name="games.enforce_deadline", acks_late=True, ignore_result=True)
@@ -109,6 +120,6 @@ def publish_live_boards() -> bool:
 
 def connect() -> None:
     """Fill games/schedule.py's hooks (GamesConfig.ready(), in every process)."""
-    schedule.deadline.fill(schedule_deadline)
+    schedule.deadlines.fill(schedule_deadlines)
     schedule.bot.fill(schedule_bot)
     schedule.challenge_expiry.fill(schedule_challenge_expiry)
