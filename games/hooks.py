@@ -11,9 +11,10 @@ from config.hooks import Hook
 
 log = logging.getLogger(__name__)
 
-# Sent after commit whenever a match starts (an accepted challenge, a pool pairing, a rematch, a
-# match against the computer: games/services/starts.py) with `match_id` and `player_ids` (the
-# people seated; bots have no waits): pairing takes those players out of its pools, so nobody
+# Sent after commit whenever matches start (an accepted challenge, a pool pairing, a rematch, a
+# match against the computer, a tournament's pairing wave: games/services/starts.py) with
+# `match_ids` and `player_ids` (every person seated in them; bots have no waits), once for a
+# start or a whole wave: pairing takes those players out of its pools, so nobody
 # waits for a second match while playing one. Receivers run after the start's commit, outside
 # its locks; one that raises is logged and the match has started all the same.
 match_started = Signal()

@@ -10,7 +10,7 @@ commit (games/effects.py).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -40,7 +40,7 @@ from games.rules.match import (
 )
 from games.services.errors import refused
 from games.services.follow_up import command_effects
-from games.services.hot_path import lock_and_load, update_rows
+from games.services.hot_path import Player, lock_and_load, update_rows
 from games.services.match_ratings import match_ratings_apply
 from games.services.state_rows import (
     copy_onto,
@@ -92,10 +92,13 @@ class Locked:
     turns: list[Turn] = field(default_factory=list)  # new move-log rows
     finished_games: list[Game] = field(default_factory=list)  # replaced by the next game
     loaded: dict[int, dict[str, Any]] = field(default_factory=dict)  # id(row) -> values
+    # The match row is new (its id drawn, games/services/starts.py `matches_new`): the first save
+    # inserts it, begun, rather than inserting it open and updating it.
+    inserting: bool = False
 
     def __post_init__(self) -> None:
         self.state = match_state_of(self.match, self.game)
-        for row in (self.match, self.game):
+        for row in (self.game,) if self.inserting else (self.match, self.game):
             if row is not None and row.pk is not None:
                 self.loaded[id(row)] = row_values(row)
         self.turn_at_start = self.open_turn()
@@ -250,20 +253,29 @@ class Locked:
     def save(self) -> None:
         """Write what changed (update_fields), the new games and move-log rows; what the command
         leaves for others (events, tasks) is done after commit (games/effects.py)."""
+        save_all([self])
+
+    def _rows(self) -> tuple[list[Model], list[tuple[Model, list[str]]]]:
+        """The rows to insert and the changed fields of the loaded ones."""
         match = self.match
-        if self.now - match.last_activity_at >= ACTIVITY_PRECISION:
+        new, changes = [], []
+        if self.inserting:
+            new.append(match)  # first: its games name it
+        elif self.now - match.last_activity_at >= ACTIVITY_PRECISION:
             match.last_activity_at = self.now
-        changes = []
-        for row in [*self.finished_games, self.game, match]:
+        for row in [*self.finished_games, self.game, *([] if self.inserting else [match])]:
             if row is None:
                 continue
             if row.pk is None:
-                row.save()  # a new game (or a rematch's first save)
+                new.append(row)  # a new game
             elif fields := changed_fields(row, self.loaded[id(row)]):
                 changes.append((row, fields))
-        if self.turns:
-            Turn.objects.bulk_create(self.turns)
-        update_rows(changes)
+        return new, changes
+
+    def _saved(self) -> Effects:
+        """After the rows are written: an ending's hook and records, the state as loaded now,
+        and what follows the commit."""
+        match = self.match
         if match.status in ENDED and self.loaded.get(id(match), {}).get("status") != match.status:
             transaction.on_commit(partial(announce_ended, match.pk))
         finished = self.records_changed and match.status == MatchStatus.FINISHED
@@ -274,9 +286,10 @@ class Locked:
         for row in (match, self.game):
             if row is not None:
                 self.loaded[id(row)] = row_values(row)
-        self.finished_games, self.turns = [], []
-        effects.on_commit(self.follow_up(finished=finished))
+        self.finished_games, self.turns, self.inserting = [], [], False
+        after = self.follow_up(finished=finished)
         self.events, self.records_changed, self.began = [], False, False
+        return after
 
     def follow_up(self, *, finished: bool = False) -> Effects:
         """What this command leaves for after its commit (games/services/follow_up.py);
@@ -287,6 +300,26 @@ class Locked:
             turn_at_start=self.turn_at_start, deadline_at_start=self.deadline_at_start,
             bot_levels=self.bot_levels, began=self.began, finished=finished,
         )  # fmt: skip
+
+
+def save_all(contexts: Sequence[Locked]) -> None:
+    """`Locked.save` of the commands of one transaction, each kind of write in one statement
+    (one command, or the matches a tournament's pairing wave begins: games/services/starts.py),
+    and one after-commit value for them all."""
+    new: list[Model] = []
+    changes: list[tuple[Model, list[str]]] = []
+    turns: list[Turn] = []
+    for context in contexts:
+        rows, changed = context._rows()
+        new += rows
+        changes += changed
+        turns += context.turns
+    for model in dict.fromkeys(type(row) for row in new):  # the models in order
+        model.objects.bulk_create([row for row in new if type(row) is model])
+    if turns:
+        Turn.objects.bulk_create(turns)  # after their games: a turn names its game's id
+    update_rows(changes)
+    effects.on_commit(Effects.combined([context._saved() for context in contexts]))
 
 
 # A started match ends finished or aborted; cancelled is a challenge that never started.
@@ -309,8 +342,15 @@ def locked(match_id: int) -> Locked:
     loaded = lock_and_load(match_id)
     if loaded is None:
         raise CommandError("not_found", _("There is no such match."))
-    match, game, players = loaded
-    context = Locked(match=match, game=game, now=timezone.now())
+    return context_of(*loaded)
+
+
+def context_of(
+    match: Match, game: Game | None, players: Sequence[Player], *, inserting: bool = False
+) -> Locked:
+    """The context of rows this transaction holds (locked, or new: `inserting`, a match row that
+    nobody else sees before the commit), with their players."""
+    context = Locked(match=match, game=game, now=timezone.now(), inserting=inserting)
     for player in players:
         context.note_player(
             player.id, player.username, player.auto_roll,

@@ -1,15 +1,18 @@
 """Starting a match: one match at a time per player, and the one builder of a started match.
 
 `match_new(...)` writes the Match row of a match whose two seats are known (a pool pairing, a
-rematch, a match against the computer), locks it, lets the engine `begin` game 1 and saves; an
-accepted challenge is seated by `engine.accept`, then begun the same way (`begin_first_game`).
+rematch, a match against the computer), lets the engine `begin` game 1 and saves; an accepted
+challenge is seated by `engine.accept`, then begun the same way (`begin_first_game`).
+`matches_start_many(...)` does all of the below for many matches at once, each step one
+statement for them all (a tournament's pairing wave: tournaments/services/pairing.py);
+`match_new` is `matches_new` of one.
 
 Every path that seats players in a starting match — `match_accept`, `match_start_paired` (a pool
 pairing), the rematch, `match_create_vs_bot` — does, inside its transaction:
 
 1. `players_lock(ids)`: a start lock per person (a PostgreSQL advisory lock), ascending, taken
-   before any match row is locked. Two tabs of one player accepting two challenges at once queue
-   here, and the second finds the first's match.
+   before any match row is locked (one statement however many). Two tabs of one player
+   accepting two challenges at once queue here, and the second finds the first's match.
 2. `refuse_if_playing(ids)`: `in_a_match` when one of them is already playing a match.
 3. `match_started(context, ids)`: once the match has begun, each player's other open challenges
    are cancelled, and after commit `games.hooks.match_started` is sent (pairing ends their
@@ -25,16 +28,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.hooks import match_started as match_started_signal
 from games.models import Match, MatchStatus, TimeControl, rule_columns
 from games.rules import RuleSet
 from games.rules import match as engine
-from games.services.context import Locked, locked
+from games.services.context import Locked, context_of, locked, save_all
+from games.services.hot_path import Player
 from realtime.errors import CommandError
 from realtime.groups import notify_user
 
@@ -64,28 +70,68 @@ def people_of(match_id: int, *also: int) -> list[int]:
 
 
 def players_lock(user_ids: Iterable[int]) -> None:
-    """Serialise the match starts of these players until the transaction ends (ascending order,
-    so two starts sharing players never wait for each other in a circle)."""
+    """Serialise the match starts of these players until the transaction ends: one statement
+    for any number of them, the locks taken in ascending order of their keys (`unnest` reads an
+    array out in its order, PostgreSQL "Array Functions"), so two starts sharing players never
+    wait for each other in a circle."""
+    keys = sorted({user_id % INT4 for user_id in user_ids})
+    if not keys:
+        return
     with connection.cursor() as cursor:
-        for user_id in sorted(set(user_ids)):
-            cursor.execute(
-                "SELECT pg_advisory_xact_lock(%s, %s)", [PLAYER_LOCK_CLASS, user_id % INT4]
-            )
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s, key) FROM unnest(%s::int[]) AS key",
+            [PLAYER_LOCK_CLASS, keys],
+        )
+
+
+def playing_now(user_ids: Iterable[int]) -> set[int]:
+    """Those of these players who are playing a match now (one read; under their `players_lock`
+    the answer holds until the transaction ends)."""
+    ids = set(user_ids)
+    seated = Match.objects.filter(
+        Q(creator_id__in=ids) | Q(opponent_id__in=ids), status=MatchStatus.ACTIVE
+    ).values_list("creator_id", "opponent_id")
+    return {player for pair in seated for player in pair} & ids
 
 
 def refuse_if_playing(user_ids: Sequence[int], *, asking: int | None = None) -> None:
     """`in_a_match` when one of these players is playing a match now (call under their
     `players_lock`); the message says whether it is the player `asking` or the other one."""
-    ids = set(user_ids)
-    seated = Match.objects.filter(
-        Q(creator_id__in=ids) | Q(opponent_id__in=ids), status=MatchStatus.ACTIVE
-    ).values_list("creator_id", "opponent_id")
-    busy = {player for pair in seated for player in pair} & ids
+    busy = playing_now(user_ids)
     if not busy:
         return
     if asking is None or asking in busy:
         raise CommandError("in_a_match", _("Finish your match in progress first."))
     raise CommandError("in_a_match", _("Your opponent is playing another match now."))
+
+
+@dataclass(frozen=True)
+class NewMatch:
+    """A private match to begin between the players of ``seats`` (user ids, seat 0 first), with
+    its rules and clock and its dice's seeds (games/fairness)."""
+
+    seats: tuple[int, int]
+    rule_set_name: str
+    rules: RuleSet
+    rated: bool
+    turn_seconds: int | None
+    client_seeds: tuple[str, str]
+    server_seed: str
+    reserve_seconds: int = 0
+    time_control: str = TimeControl.TURN
+
+    def row(self, match_id: int) -> Match:
+        return Match(
+            id=match_id, creator_id=self.seats[0], opponent_id=self.seats[1], private=True,
+            rule_set_name=self.rule_set_name, turn_seconds=self.turn_seconds or None,
+            reserve_seconds=self.reserve_seconds, time_control=self.time_control,
+            rated=self.rated, client_seed_creator=self.client_seeds[0],
+            client_seed_opponent=self.client_seeds[1], server_seed=self.server_seed,
+            # Every column given, none left to its database default: a wave's rows then go as
+            # one array per column (Django's UNNEST insert on PostgreSQL), not a placeholder per
+            # value.
+            rematch_client_seed="", rematch_server_seed="", **rule_columns(self.rules),
+        )  # fmt: skip
 
 
 def match_new(
@@ -94,19 +140,76 @@ def match_new(
     reserve_seconds: int = 0, time_control: str = TimeControl.TURN,
 ) -> Locked:  # fmt: skip
     """A new private match between the players of ``seats`` (user ids, seat 0 first), with the
-    rules and clock given and its dice's seeds (games/fairness), begun at once: the row written,
-    locked, game 1 started by the engine, saved. Call under the players' `players_lock`, after
-    `refuse_if_playing`; `match_started` follows."""
-    match = Match.objects.create(
-        creator_id=seats[0], opponent_id=seats[1], private=True, rule_set_name=rule_set_name,
-        turn_seconds=turn_seconds or None, reserve_seconds=reserve_seconds,
-        time_control=time_control, rated=rated, client_seed_creator=client_seeds[0],
-        client_seed_opponent=client_seeds[1], server_seed=server_seed, **rule_columns(rules),
+    rules and clock given and its dice's seeds (games/fairness), begun at once (`matches_new`
+    of one). Call under the players' `players_lock`, after `refuse_if_playing`; `match_started`
+    follows."""
+    (context,) = matches_new(
+        [
+            NewMatch(
+                seats=seats, rule_set_name=rule_set_name, rules=rules, rated=rated,
+                turn_seconds=turn_seconds, client_seeds=client_seeds, server_seed=server_seed,
+                reserve_seconds=reserve_seconds, time_control=time_control,
+            )
+        ]
     )  # fmt: skip
-    context = locked(match.pk)
-    begin_first_game(context)
-    context.save()
     return context
+
+
+def matches_new(news: Sequence[NewMatch]) -> list[Locked]:
+    """New matches, begun at once: each match's id drawn, game 1 begun by the engine, then the
+    rows written, all matches in one INSERT, all games in another (`save_all`); their contexts,
+    in the order given. Call under the players' `players_lock`, after `refuse_if_playing`;
+    `matches_started` follows. The new rows need no row lock: no other transaction sees them
+    before this one commits."""
+    if not news:
+        return []
+    players = _players_of({seat for new in news for seat in new.seats})
+    contexts = []
+    for new, match_id in zip(news, _new_match_ids(len(news)), strict=True):
+        creator, opponent = (players[seat] for seat in new.seats)
+        contexts.append(context_of(new.row(match_id), None, [creator, opponent], inserting=True))
+    for context in contexts:
+        begin_first_game(context)
+    save_all(contexts)
+    return contexts
+
+
+def _new_match_ids(count: int) -> list[int]:
+    """Ids for new Match rows from the table's own sequence: the engine begins a match before
+    its row is written, and the events it leaves name the match."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [Match._meta.db_table, Match._meta.pk.column, count],
+        )
+        return [match_id for (match_id,) in cursor.fetchall()]
+
+
+def _players_of(user_ids: set[int]) -> dict[int, Player]:
+    """What a match's context knows of its players (as `locked` reads them), in one read."""
+    rows = User.objects.filter(pk__in=user_ids).values_list(
+        "id", "username", "auto_roll", "rating__value", "rating__experience", "is_active",
+        "bot_level", "play_forced", "confirm_turn",
+    )  # fmt: skip
+    return {row[0]: Player(*row) for row in rows}
+
+
+def matches_start_many(news: Sequence[NewMatch]) -> list[Locked]:
+    """Begin many matches between people at once (a tournament's pairing wave): every player's
+    start lock in one statement, one read of who is playing now, then the matches of the others
+    (`matches_new`, `matches_started`). A match one of whose players is playing another match
+    (started another way meanwhile) is left out, the others begin; their contexts are returned,
+    in the order given. Call inside a transaction."""
+    players_lock(seat for new in news for seat in new.seats)
+    busy = playing_now(seat for new in news for seat in new.seats)
+    contexts = matches_new([new for new in news if busy.isdisjoint(new.seats)])
+    matches_started([(context, _seated(context)) for context in contexts])
+    return contexts
+
+
+def _seated(context: Locked) -> tuple[int, int]:
+    match = context.match
+    return (match.creator_id, match.opponent_id)  # type: ignore[return-value]
 
 
 def begin_first_game(context: Locked) -> None:
@@ -121,12 +224,22 @@ def begin_first_game(context: Locked) -> None:
 
 
 def match_started(context: Locked, people: Sequence[int]) -> None:
-    """The match of `context` has just begun, under `players_lock(people)`: cancel the players'
-    other open challenges (locking each row in turn) and announce the start after commit."""
-    started_id = context.match.pk
+    """The match of `context` has just begun, under `players_lock(people)` (`matches_started`
+    of one)."""
+    matches_started([(context, people)])
+
+
+def matches_started(started: Sequence[tuple[Locked, Sequence[int]]]) -> None:
+    """These matches have just begun, each under `players_lock` of its people: cancel the
+    players' other open challenges (one read, then locking each row in turn) and announce the
+    starts after commit, all in one message."""
+    if not started:
+        return
+    started_ids = [context.match.pk for context, _people in started]
+    everyone = sorted({person for _context, people in started for person in people})
     others = (
-        Match.objects.filter(creator_id__in=people, status=MatchStatus.OPEN)
-        .exclude(pk=started_id)
+        Match.objects.filter(creator_id__in=everyone, status=MatchStatus.OPEN)
+        .exclude(pk__in=started_ids)
         .order_by("pk")
         .values_list("pk", flat=True)
     )
@@ -139,21 +252,24 @@ def match_started(context: Locked, people: Sequence[int]) -> None:
         other.save()
         if other.match.invited_id is not None:  # the site socket's list of direct challenges
             notify_user(other.match.invited_id, {"type": "challenge_gone", "match_id": match_id})
-    if context.match.invited_id is not None:  # accepted: out of the invited's other pages too
-        notify_user(context.match.invited_id, {"type": "challenge_gone", "match_id": started_id})
-    player_ids = tuple(people)
-    transaction.on_commit(lambda: _announce(started_id, player_ids))
+    for context, _people in started:
+        if context.match.invited_id is not None:  # accepted: out of the invited's other pages
+            notify_user(
+                context.match.invited_id, {"type": "challenge_gone", "match_id": context.match.pk}
+            )
+    match_ids, player_ids = tuple(started_ids), tuple(everyone)
+    transaction.on_commit(lambda: _announce(match_ids, player_ids))
 
 
-def _announce(match_id: int, player_ids: tuple[int, ...]) -> None:
+def _announce(match_ids: tuple[int, ...], player_ids: tuple[int, ...]) -> None:
     """Tell the apps above (games/hooks.py); one failing receiver does not stop the others,
-    and the match has started whatever they do."""
+    and the matches have started whatever they do."""
     answers = match_started_signal.send_robust(
-        sender=Match, match_id=match_id, player_ids=player_ids
+        sender=Match, match_ids=match_ids, player_ids=player_ids
     )
     for receiver, answer in answers:
         if isinstance(answer, Exception):
             log.error(
-                "a match_started receiver (%s) failed for match %s",
-                getattr(receiver, "__qualname__", receiver), match_id, exc_info=answer,
+                "a match_started receiver (%s) failed for matches %s",
+                getattr(receiver, "__qualname__", receiver), match_ids, exc_info=answer,
             )  # fmt: skip

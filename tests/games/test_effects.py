@@ -52,7 +52,7 @@ def test_a_timed_turn_leaves_its_deadline_once(fixed_dice, django_capture_on_com
     # The reconnect windows go through the one value; what else follows a start is the
     # match_started announcement (games/services/starts.py).
     assert [c.__qualname__ for c in callbacks if not isinstance(c, AfterCommit)] == [
-        "match_started.<locals>.<lambda>"
+        "matches_started.<locals>.<lambda>"
     ]
     assert effects.lobby_changed  # the challenge left the lobby's list
     assert effects.began == [(match.pk, match.started_at)] and effects.finished == []

@@ -8,13 +8,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from django.db import transaction
 from django.utils import translation
 
 from games import services
+from games.effects import AfterCommit
+from games.fairness import new_client_seed, new_server_seed, roll_pair
 from games.models import Match, MatchStatus
+from games.rules import rule_set
 from games.services import CommandError
 from games.services.bots import bot_act
 from games.services.challenges import challenge_direct
+from games.services.context import row_values
+from games.services.starts import NewMatch, matches_start_many
 from pairing import services as pairing
 from pairing.pools import Pool
 from tests.factories import make_user
@@ -222,3 +228,83 @@ def test_the_computers_rematch_counts_too(fixed_dice):
     with pytest.raises(CommandError):
         services.match_rematch_offer(user=person, match_id=match.pk)
     assert len(live_matches_of(person)) == 1
+
+
+# --- Many matches at once (a tournament's pairing wave: starts.py `matches_start_many`) --------
+
+
+def timed_casual(seats, index: int = 0) -> NewMatch:
+    return NewMatch(
+        seats=seats, rule_set_name="traditional", rules=rule_set("traditional", match_length=1),
+        rated=False, turn_seconds=60, client_seeds=(new_client_seed(), new_client_seed()),
+        server_seed=new_server_seed(),
+    )  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=False)  # its after-commit work is captured, not done
+def test_a_wave_begins_every_match_with_its_seeds_roll_and_deadline(
+    django_capture_on_commit_callbacks,
+):
+    people = [make_user(f"wave_{index}") for index in range(24)]
+    news = [timed_casual((people[i].pk, people[i + 1].pk)) for i in range(0, 24, 2)]
+    with django_capture_on_commit_callbacks(execute=False) as callbacks, transaction.atomic():
+        begun = matches_start_many(news)
+    assert [(c.match.creator_id, c.match.opponent_id) for c in begun] == [n.seats for n in news]
+    [effects] = [callback.effects for callback in callbacks if isinstance(callback, AfterCommit)]
+    assert len(callbacks) == 2  # the one value, and one announcement for the whole wave
+    assert effects.lobby_changed
+    for new, context in zip(news, begun, strict=True):
+        match = Match.objects.get(pk=context.match.pk)
+        # What the context holds is what was written (the events were built from it).
+        assert row_values(match) == row_values(context.match)
+        assert match.status == MatchStatus.ACTIVE and match.started_at is not None
+        assert (match.server_seed, match.client_seeds) == (new.server_seed, new.client_seeds)
+        game = match.games.get()
+        assert row_values(game) == row_values(context.game)
+        ties = [tuple(tie) for tie in game.opening_ties]
+        for number, tie in enumerate(ties, start=1):
+            assert tie == roll_pair(new.server_seed, new.client_seeds, 1, number)
+        opening = roll_pair(new.server_seed, new.client_seeds, 1, len(ties) + 1)
+        assert (game.opening_white, game.opening_black) == (max(opening), min(opening))
+        events = effects.events[match.pk]
+        assert [event["version"] for event in events] == list(range(1, match.version + 1))
+        assert (match.pk, match.started_at) in effects.began
+        assert (match.pk, game.pk, game.turn_number, game.turn_deadline) in effects.deadlines
+    assert len(effects.deadlines) == len(effects.began) == len(news)
+
+
+def test_a_wave_leaves_out_only_the_match_of_a_player_who_is_playing():
+    people = [make_user(f"left_out_{index}") for index in range(6)]
+    start_by_accepting(people[2])  # the third player is in a match already
+    (playing,) = live_matches_of(people[2])
+    news = [timed_casual((people[i].pk, people[i + 1].pk)) for i in range(0, 6, 2)]
+    with transaction.atomic():
+        begun = matches_start_many(news)
+    assert [(c.match.creator_id, c.match.opponent_id) for c in begun] == [
+        news[0].seats,
+        news[2].seats,
+    ]
+    assert live_matches_of(people[2]) == [playing] and live_matches_of(people[3]) == []
+    for user in people[:2] + people[4:]:
+        assert len(live_matches_of(user)) == 1
+
+
+@pytest.mark.parametrize("trial", range(3))
+def test_two_waves_sharing_players_at_once_never_seat_one_twice(trial):
+    people = [make_user(f"waves_{trial}_{index}") for index in range(8)]
+    ids = [person.pk for person in people]
+    # Every player is in one pair of each wave, with another partner in each.
+    first = [timed_casual((ids[i], ids[i + 1])) for i in range(0, 8, 2)]
+    second = [timed_casual((ids[i], ids[(i + 3) % 8])) for i in range(0, 8, 2)]
+
+    def wave(news):
+        def start() -> None:
+            with transaction.atomic():
+                matches_start_many(news)
+
+        return start
+
+    run_together(wave(first), wave(second))
+    for person in people:
+        assert len(live_matches_of(person)) == 1, person
+    assert Match.objects.filter(status=MatchStatus.ACTIVE).count() == 4

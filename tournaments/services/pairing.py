@@ -4,8 +4,9 @@ items 2 to 4).
 Exactly once: whoever pairs a tournament — a join, a resume, a match's end, the start, the beat's
 sweep, in any process — first takes the tournament's lock (tournaments/locks.py), then locks the
 free players' rows, pairs them with the pure function (tournaments/arena.py) and in the same
-transaction starts each match through games' start path, which takes both players' start locks
-and refuses one who is playing another match (games/services/starts.py). A `Pairing` row per
+transaction starts the wave's matches through games' start path in one batch, which takes every
+player's start lock and leaves out a match one of whose players is playing another match
+(games/services/starts.py `matches_start_many`). A `Pairing` row per
 match, keyed by the match, and the player's `playing` column make a second pairing of a busy
 player impossible; scoring sets `scored_at` under the same lock, so a match counts once whoever
 reports its end (the hook after commit, or the sweep that finds it unscored).
@@ -16,20 +17,21 @@ from __future__ import annotations
 import logging
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
+from games import effects
+from games.effects import Effects
 from games.fairness import new_client_seed, new_server_seed
 from games.models import Match, MatchStatus, TimeControl
 from games.rules import rule_set
-from games.services.starts import match_new, match_started, players_lock, refuse_if_playing
+from games.services.starts import NewMatch, matches_start_many, playing_now
 from moderation.eligibility import blocked_pairs_among
 from ratings.selectors import ratings_of
-from realtime.errors import CommandError
-from realtime.groups import notify_user
 from tournaments import live
 from tournaments.arena import PERFORMANCE_SPREAD as SPREAD
 from tournaments.arena import Free, Result, may_pair, pair_free, points_for
+from tournaments.arena import Pairing as Paired
 from tournaments.locks import lock_tournament
 from tournaments.models import Pairing, Player, Status, Tournament
 from tournaments.services.places import places_write
@@ -59,7 +61,10 @@ def tournament_pair(*, tournament_id: int) -> int:
         if len(players) < 2:
             return 0
         ids = [user_id for user_id, _points, _last in players]
-        busy = _playing_elsewhere(ids)
+        # Players in a match outside the tournament now (an accepted challenge) wait until it
+        # ends; read before pairing so that nobody is paired with them (the start checks again
+        # under the start locks).
+        busy = playing_now(ids)
         free_ids = [user_id for user_id in ids if user_id not in busy]
         ratings = ratings_of(free_ids)
         free = [
@@ -67,67 +72,78 @@ def tournament_pair(*, tournament_id: int) -> int:
             for user_id, points, last in players
             if user_id not in busy
         ]
-        started = 0
-        for pairing in pair_free(free, blocked_pairs_among(free_ids)):
-            # A wave of many matches takes a while: none may begin in the last minute.
-            if not may_pair(
-                timezone.now(), starts_at=tournament.starts_at, ends_at=tournament.ends_at
-            ):
-                break
-            try:
-                _start(tournament, pairing.first, pairing.second)
-            except CommandError:  # one started a match another way meanwhile: not paired
-                continue
-            started += 1
+        pairings = pair_free(free, blocked_pairs_among(free_ids))
+        # No match begins in the last minute (docs/rules.md "Arena tournaments", item 2). The
+        # wave's matches begin in one batch, well under a second for a thousand players
+        # (bench/tournaments.py), so one check just before it keeps the rule.
+        if not pairings or not may_pair(
+            timezone.now(), starts_at=tournament.starts_at, ends_at=tournament.ends_at
+        ):
+            return 0
+        started = _start(tournament, pairings)
         if started:
             live.changed(tournament.pk)
     return started
 
 
-def _playing_elsewhere(user_ids: list[int]) -> set[int]:
-    """Players in a match outside the tournament now (an accepted challenge): left out until it
-    ends, as games' start path would refuse them."""
-    rows = (
-        Match.objects.filter(status=MatchStatus.ACTIVE)
-        .filter(Q(creator_id__in=user_ids) | Q(opponent_id__in=user_ids))
-        .values_list("creator_id", "opponent_id")
-    )
-    return {user_id for pair in rows for user_id in pair} & set(user_ids)
-
-
-def _start(tournament: Tournament, first: Free, second: Free) -> Match:
-    """One tournament match, begun at once with the opening roll through games' start path
-    (games/services/starts.py: both players' start locks, `in_a_match` refused changing
-    nothing, `match_new`, then `match_started`), with the tournament's clock. The server
-    draws both client seeds: neither player has sent one, and the server seed is drawn with them
-    (games/fairness)."""
-    people = [first.user_id, second.user_id]
-    with transaction.atomic():  # a refused start rolls back only itself
-        players_lock(people)
-        refuse_if_playing(people)
-        turn = tournament.time_control == TimeControl.TURN
-        context = match_new(
-            seats=(first.user_id, second.user_id), rule_set_name=tournament.rule_set_name,
-            rules=rule_set(tournament.rule_set_name, match_length=tournament.length),
-            rated=tournament.rated, turn_seconds=tournament.turn_seconds if turn else None,
-            time_control=tournament.time_control,
-            client_seeds=(new_client_seed(), new_client_seed()), server_seed=new_server_seed(),
-        )  # fmt: skip
-        match_started(context, people)
-        match = context.match
-        Pairing.objects.create(
-            match=match, tournament=tournament, first_id=first.user_id,
-            second_id=second.user_id, first_rating=first.rating, second_rating=second.rating,
-        )  # fmt: skip
-        Player.objects.filter(
-            tournament=tournament, user_id__in=(first.user_id, second.user_id)
-        ).update(playing=match)
-    for player in (first, second):
-        notify_user(
-            player.user_id,
-            {"type": "tournament_paired", "tournament": tournament.pk, "match_id": match.pk},
+def _start(tournament: Tournament, pairings: list[Paired]) -> int:
+    """The wave's matches, begun at once with the opening roll through games' start path
+    (games/services/starts.py `matches_start_many`: every player's start lock, a match one of
+    whose players is playing another match left out, the others begun), with the tournament's
+    clock; then a `Pairing` row each and the players' `playing`, one statement each, and the
+    players told after commit. The server draws both client seeds of each match: neither
+    player has sent one, and the server seed is drawn with them (games/fairness). The number of
+    matches begun."""
+    turn = tournament.time_control == TimeControl.TURN
+    rules = rule_set(tournament.rule_set_name, match_length=tournament.length)
+    begun = matches_start_many(
+        [
+            NewMatch(
+                seats=(pairing.first.user_id, pairing.second.user_id),
+                rule_set_name=tournament.rule_set_name, rules=rules, rated=tournament.rated,
+                turn_seconds=tournament.turn_seconds if turn else None,
+                time_control=tournament.time_control,
+                client_seeds=(new_client_seed(), new_client_seed()), server_seed=new_server_seed(),
+            )
+            for pairing in pairings
+        ]
+    )  # fmt: skip
+    if not begun:
+        return 0
+    by_first = {pairing.first.user_id: pairing for pairing in pairings}
+    matches = [(by_first[context.match.creator_id], context.match) for context in begun]
+    Pairing.objects.bulk_create(
+        Pairing(
+            match=match, tournament=tournament, first_id=pairing.first.user_id,
+            second_id=pairing.second.user_id, first_rating=pairing.first.rating,
+            second_rating=pairing.second.rating,
         )
-    return match
+        for pairing, match in matches
+    )  # fmt: skip
+    playing = {
+        user_id: match.pk
+        for pairing, match in matches
+        for user_id in (pairing.first.user_id, pairing.second.user_id)
+    }
+    # Each player's new match, read from the Pairing rows just written: one short statement
+    # (a CASE with a branch per player costs more to build than the whole wave's inserts).
+    match_of_player = Pairing.objects.filter(
+        Q(first_id=OuterRef("user_id")) | Q(second_id=OuterRef("user_id")),
+        match_id__in=[match.pk for _pairing, match in matches],
+    ).values("match_id")[:1]
+    Player.objects.filter(tournament=tournament, user_id__in=playing).update(
+        playing=Subquery(match_of_player)
+    )
+    effects.on_commit(
+        Effects(
+            notices=[
+                (user_id, {"type": "tournament_paired", "tournament": tournament.pk,
+                           "match_id": match_id})
+                for user_id, match_id in playing.items()
+            ]
+        )
+    )  # fmt: skip
+    return len(matches)
 
 
 # --- Scoring -------------------------------------------------------------------------------------
