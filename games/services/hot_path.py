@@ -7,8 +7,9 @@ load (`select_for_update(of=("self",)).select_related(...).only(...).get()`, the
 `order_by("-number").first()`) 3.9 ms, the two `save(update_fields=...)` 2.9 ms. Here the lock
 and the read cost 0.8 ms and the update is one statement: 5.9 ms per command with the same
 settings, 3.5-4.2 ms with production settings (rows.py, the private-API version this replaces:
-2.9-3.4 ms in the same hour). New rows (matches, games, the move log) are written by the ORM
-(`save()`, `bulk_create`).
+2.9-3.4 ms in the same hour). The move log's new rows go into the same statement as the updates
+(the ORM's `bulk_create` was 5.9 % of a Daphne process, bench/live_load.py); new matches and
+games are written by the ORM (`bulk_create`), their ids read back.
 
 Supported API only: the SQL text comes from the models' documented `_meta` (Options API) and
 runs on Django's own cursor; rows become instances through `Model.from_db` after each field's
@@ -18,12 +19,20 @@ itself uses). tests/games/test_hot_path.py compares the results with the ORM's.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
+from django.contrib.postgres.fields import ArrayField
 from django.db import connection
-from django.db.models import Model
+from django.db.models import (
+    Field,
+    IntegerField,
+    Model,
+    PositiveSmallIntegerField,
+    SmallIntegerField,
+)
 
 from accounts.models import User
 from games.models import Game, Match
@@ -85,13 +94,25 @@ def _statements() -> tuple[str, str]:
     )
 
 
-def _instance(model: type[Model], values: list[Any]) -> Model:
+@cache
+def _loading(model: type[Model]) -> tuple[list[str], tuple[tuple[int, Any], ...]]:
+    """The model's attnames in column order, and (index, from_db_value) of the fields that
+    convert what the database sends (read once: walking every field per row was a third of
+    `_instance`'s cost under bench/live_load.py)."""
     fields = model._meta.concrete_fields
-    for index, field in enumerate(fields):
-        convert = getattr(field, "from_db_value", None)
-        if convert is not None:
-            values[index] = convert(values[index], None, connection)
-    return model.from_db(connection.alias, [field.attname for field in fields], values)
+    converters = tuple(
+        (index, field.from_db_value)
+        for index, field in enumerate(fields)
+        if hasattr(field, "from_db_value")
+    )
+    return [field.attname for field in fields], converters
+
+
+def _instance(model: type[Model], values: list[Any]) -> Model:
+    attnames, converters = _loading(model)
+    for index, convert in converters:
+        values[index] = convert(values[index], None, connection)
+    return model.from_db(connection.alias, attnames, values)
 
 
 def lock_and_load(match_id: int) -> tuple[Match, Game | None, list[Player]] | None:
@@ -118,11 +139,33 @@ def lock_and_load(match_id: int) -> tuple[Match, Game | None, list[Player]] | No
     return match, game, players  # type: ignore[return-value]
 
 
-def update_rows(changes: list[tuple[Model, list[str]]]) -> None:
-    """UPDATE the named fields of each loaded row, all in one statement (the first ones in
-    data-modifying WITH clauses). Values go through each field's `get_db_prep_save`, as the
-    ORM's own `save(update_fields=...)` does; these models have no save signals or `auto_now`
-    fields that it would run (tests/games/test_hot_path.py compares with the ORM)."""
+def _integer_array(value: Any) -> Any:
+    # ArrayField(IntegerField...).get_db_prep_save, which calls the base field's hooks once per
+    # item (2.6 % of a Daphne process for the boards alone, bench/live_load.py): each integer
+    # field's hook is int() (IntegerField.get_prep_value; PostgreSQL adapts integers as they are).
+    if value is None:
+        return None
+    return [item if item is None else int(item) for item in value]
+
+
+@cache
+def _prepare(field: Field) -> Callable[[Any], Any]:
+    """How a value of `field` goes out: its `get_db_prep_save`, as the ORM's own writes do."""
+    if isinstance(field, ArrayField) and type(field.base_field) in _PLAIN_INTEGERS:
+        return _integer_array
+    return partial(field.get_db_prep_save, connection=connection)
+
+
+_PLAIN_INTEGERS = (SmallIntegerField, PositiveSmallIntegerField, IntegerField)
+
+
+def write_rows(changes: list[tuple[Model, list[str]]], new: Sequence[Model] = ()) -> None:
+    """UPDATE the named fields of each loaded row and INSERT the `new` rows (the move log's),
+    all in one statement: the first parts in data-modifying WITH clauses, which all run before
+    the statement's end, where PostgreSQL checks the foreign keys. Values go through each
+    field's `get_db_prep_save`, as the ORM's `save(update_fields=...)` and `bulk_create` do;
+    these models have no save signals or `auto_now` fields that the ORM would run, and the new
+    rows' ids are not read back (tests/games/test_hot_path.py compares with the ORM)."""
     statements: list[str] = []
     parameters: list[Any] = []
     for row, names in changes:
@@ -132,9 +175,19 @@ def update_rows(changes: list[tuple[Model, list[str]]]) -> None:
             f"UPDATE {_quote(row._meta.db_table)} SET {assignments} "
             f"WHERE {_quote(row._meta.pk.column)} = %s"
         )
-        parameters += [field.get_db_prep_save(getattr(row, field.attname), connection)
-                       for field in fields]  # fmt: skip
+        parameters += [_prepare(field)(getattr(row, field.attname)) for field in fields]
         parameters.append(row.pk)
+    for model in dict.fromkeys(type(row) for row in new):
+        rows = [row for row in new if type(row) is model]
+        fields = [field for field in model._meta.concrete_fields if field is not model._meta.pk]
+        one = f"({', '.join(['%s'] * len(fields))})"
+        statements.append(
+            f"INSERT INTO {_quote(model._meta.db_table)} "
+            f"({', '.join(_quote(field.column) for field in fields)}) "
+            f"VALUES {', '.join([one] * len(rows))}"
+        )
+        for row in rows:
+            parameters += [_prepare(field)(getattr(row, field.attname)) for field in fields]
     if not statements:
         return
     clauses = ", ".join(f"w{index} AS ({sql})" for index, sql in enumerate(statements[:-1]))

@@ -11,9 +11,9 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import services
-from games.models import Game, Match
+from games.models import Game, Match, Turn
 from games.services.context import locked
-from games.services.hot_path import Player, lock_and_load, update_rows
+from games.services.hot_path import Player, lock_and_load, write_rows
 from ratings.models import Rating
 from tests.threads import run_together
 
@@ -68,7 +68,7 @@ def test_a_command_updates_only_the_fields_it_changed_in_one_statement(
     assert Match.objects.get(pk=active_match.pk).version == active_match.version + 1
 
 
-def test_update_rows_writes_what_the_orm_reads_back(active_match):
+def test_write_rows_writes_what_the_orm_reads_back(active_match):
     with transaction.atomic():
         match, game, _ = lock_and_load(active_match.pk)
     game.board = [0] * 23 + [15]
@@ -79,7 +79,7 @@ def test_update_rows_writes_what_the_orm_reads_back(active_match):
     match.version += 7
     match.end_reason = "resigned"
     with transaction.atomic():
-        update_rows(
+        write_rows(
             [
                 (game, ["board", "steps", "dice", "opening_ties", "turn_deadline"]),
                 (match, ["version"]),
@@ -88,6 +88,40 @@ def test_update_rows_writes_what_the_orm_reads_back(active_match):
     assert field_values(Game.objects.get(pk=game.pk)) == field_values(game)
     stored = Match.objects.get(pk=match.pk)
     assert (stored.version, stored.end_reason) == (match.version, "")  # only the named fields
+
+
+def test_write_rows_inserts_the_move_log_as_bulk_create_does(active_match, players):
+    game = Game.objects.get(match=active_match)
+    now = active_match.started_at
+
+    def turn(number: int, **values) -> Turn:
+        return Turn(
+            game=game, number=number, side="w", player=players[0], dice=[6, 5], roll=3,
+            steps=[[24, 18, 6], [18, 13, 5]], board_after=[0] * 23 + [15],
+            started_at=now, finished_at=now, **values,
+        )  # fmt: skip
+
+    with transaction.atomic():
+        game.board = [1] * 24
+        write_rows([(game, ["board"])], [turn(1), turn(2, by_server=True, doubled_to=2)])
+        Turn.objects.bulk_create([turn(3, by_server=True, doubled_to=2)])
+    written = {turn.number: field_values(turn) for turn in Turn.objects.filter(game=game)}
+    assert set(written) == {1, 2, 3}
+    assert written[1]["dice"] == [6, 5] and written[1]["steps"] == [[24, 18, 6], [18, 13, 5]]
+    assert written[1]["by_server"] is False and written[1]["doubled_to"] == 0
+    without_ids = {number: {k: v for k, v in row.items() if k not in ("id", "number")}
+                   for number, row in written.items()}  # fmt: skip
+    assert without_ids[2] == without_ids[3]  # the plain INSERT and the ORM's agree
+    assert Game.objects.get(pk=game.pk).board == [1] * 24  # the update in the same statement
+
+
+def test_write_rows_refuses_a_value_the_orm_refuses(active_match):
+    """The integer arrays' shortcut keeps the ORM's int() check: nothing is written."""
+    game = Game.objects.get(match=active_match)
+    game.board = ["x"] * 24
+    with pytest.raises(ValueError), transaction.atomic():
+        write_rows([(game, ["board"])])
+    assert Game.objects.get(pk=game.pk).board != ["x"] * 24
 
 
 @pytest.mark.django_db(transaction=True)
