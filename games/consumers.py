@@ -1,8 +1,8 @@
 """The match socket: authenticate, parse, call a service, answer the sender, relay events.
 
 No rules and no ORM here (README "How code is shaped here"): services do the writes, selectors the
-reads, both through `in_database_thread` (which closes stale connections around every call). The
-lobby's socket is games/lobby_socket.py.
+reads, both through `in_database_thread` (config/database_thread.py: a worker thread that keeps
+its connection). The lobby's socket is games/lobby_socket.py.
 """
 
 from __future__ import annotations

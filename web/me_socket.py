@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from channels.db import DatabaseSyncToAsync
-
+from config.database_thread import in_database_thread
 from games.selectors import pending_challenges
 from realtime.commands import Command, CommandRegistry, Sender
 from realtime.socket import SiteSocket, echo_id
@@ -26,8 +25,7 @@ class MeSocket(SiteSocket):
         user = self.user
         await self.send_json({"type": "hello", "user": user.username if user else None})
         if user is not None:
-            read = DatabaseSyncToAsync(pending_challenges, thread_sensitive=False)
-            for payload in await read(user.pk):
+            for payload in await _read_pending(user.pk):
                 await self.send_json(payload)
 
     async def on_notify(self, payload: dict[str, Any]) -> None:
@@ -66,3 +64,6 @@ class EchoViaLayer(Command):
 
 ME_COMMANDS.register(MePing, sender=Sender.ANYONE, handler=MeSocket._pong)
 ME_COMMANDS.register(EchoViaLayer, sender=Sender.ANYONE, handler=MeSocket._echo_via_layer)
+
+
+_read_pending = in_database_thread(pending_challenges)
