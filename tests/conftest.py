@@ -303,6 +303,11 @@ SITE_SETTINGS: dict[str, str] = {
     "SNAPSHOT_REQUESTS_PER_MINUTE": "1000000",
     "CHAT_MESSAGES_PER_WINDOW": "1000000",
     "SOCKETS_PER_ADDRESS": "0",  # every test client comes from 127.0.0.1
+    # ...so every guest a browser test makes ("Play now", a casual tile, "Play the computer now")
+    # counts against one address: at the default 10 an hour the eleventh of a run is refused and
+    # sent back home (accounts/guests.py). The limit itself is tested in-process
+    # (tests/accounts/test_guests.py, tests/accounts/test_address_limits.py).
+    "GUESTS_PER_ADDRESS_PER_HOUR": "1000000",
     # The computer's pause between steps: a person's pace is not what is tested.
     "BOT_STEP_SECONDS": "0.02",
     "BOT_THINK_SECONDS": "0.05",
