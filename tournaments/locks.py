@@ -1,9 +1,10 @@
 """The tournament's one lock, and the order of every lock a tournament write takes.
 
-Order: the tournament's advisory lock → its Player rows (`select_for_update`) → games' start
-locks and match rows (games/services/starts.py, inside the start of a paired match). The pairing
-wave, a join, a withdrawal, a pause, scoring a finished match and a moderator's removal all take
-the tournament's lock first, so a player is paired by one wave at a time and scored once; games
+Order: the tournament's advisory lock → its Player rows (`select_for_update(of=("self",))`, not
+the users joined in: games/services/starts.py says why) → games' start locks and match rows
+(games/services/starts.py, inside the start of a paired match). The pairing wave, a join, a
+withdrawal, a pause, scoring a finished match and a moderator's removal all take the
+tournament's lock first, so a player is paired by one wave at a time and scored once; games
 tells tournaments of a match's end after its commit (games/hooks.py `match_ended`), outside the
 match's lock, so nothing holding a match row waits for a tournament.
 """

@@ -18,10 +18,21 @@ pairing), the rematch, `match_create_vs_bot` — does, inside its transaction:
    are cancelled, and after commit `games.hooks.match_started` is sent (pairing ends their
    pool waits: pairing/hook_answers.py).
 
-Lock order: pairing's player lock (a pool join) → a pool's lock → pool entries (pairing/locks.py)
-→ these start locks → match rows. Nothing that holds a match row takes a start lock, and nothing
-that holds a start lock waits for a pool: pairing hears of the start after commit. Bots are left
-out: the computer plays any number of people at once.
+Lock order: pairing's player lock (a pool join) → a pool's lock → pool entries (pairing/locks.py),
+or a tournament's lock → its Player rows (tournaments/locks.py) → these start locks → match rows.
+Nothing that holds a match row takes a start lock, and nothing that holds a start lock waits for a
+pool: pairing hears of the start after commit. Bots are left out: the computer plays any number of
+people at once.
+
+A start also waits for rows it never locks: its commit checks the foreign keys of the rows it
+wrote (Django declares them deferred to the commit), with a key-share lock on each row they name,
+above all both players' user rows, and that waits for whoever holds one of those rows FOR UPDATE.
+So whatever takes start locks, or waits for them (a pairing wave holding its tournament's Player
+rows), never holds a user row FOR UPDATE: a `select_for_update` that joins the users locks its
+own table alone (`of=("self",)`). A wave that locked its players' user rows through that join
+waited for an accept's start lock while the accept, holding it, waited at its commit for the
+key-share lock on the accepting player's user row, and PostgreSQL ended one of the two as a
+deadlock.
 """
 
 from __future__ import annotations

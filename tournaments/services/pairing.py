@@ -50,8 +50,11 @@ def tournament_pair(*, tournament_id: int) -> int:
             return 0
         if not may_pair(now, starts_at=tournament.starts_at, ends_at=tournament.ends_at):
             return 0
+        # The Player rows alone (`of`): without it the join on the user locks the players'
+        # user rows FOR UPDATE too, which an accepted challenge's commit needs to share (its
+        # foreign keys' check) while it holds a start lock this wave is about to ask for.
         players = list(
-            Player.objects.select_for_update()
+            Player.objects.select_for_update(of=("self",))
             .filter(
                 tournament=tournament, withdrawn=False, paused=False, removed=False,
                 playing__isnull=True, user__is_active=True,
