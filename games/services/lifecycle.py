@@ -163,8 +163,12 @@ def match_create(
 def _limit_private_challenges(creator) -> None:
     """At most PRIVATE_CHALLENGES_PER_HOUR invite links per player and hour, so links cannot be
     minted without end. Locks the creator's row, so two tabs creating at once are counted one after
-    the other."""
-    User.objects.select_for_update().filter(pk=creator.pk).first()
+    the other: FOR NO KEY UPDATE, which excludes this lock's other takers but not the key-share
+    lock PostgreSQL takes on a user row to check a foreign key naming it at commit. Two players
+    challenging each other at once each held their own row FOR UPDATE and waited at commit to
+    key-share the other's (the `invited` column), a deadlock; and a match starting for the
+    creator meanwhile need not wait for this lock at its commit (games/services/starts.py)."""
+    User.objects.select_for_update(no_key=True).filter(pk=creator.pk).first()
     since = timezone.now() - timedelta(hours=1)
     made = Match.objects.filter(creator=creator, private=True, created_at__gte=since).count()
     if made >= settings.PRIVATE_CHALLENGES_PER_HOUR:
