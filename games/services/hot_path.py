@@ -20,7 +20,7 @@ itself uses). tests/games/test_hot_path.py compares the results with the ORM's.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any
 
@@ -41,6 +41,8 @@ from ratings.models import Rating
 
 @dataclass(frozen=True)
 class Player:
+    """What a match's context knows of a player (`PLAYER_FIELDS` says where each comes from)."""
+
     id: int
     username: str
     auto_roll: bool
@@ -52,8 +54,26 @@ class Player:
     confirm_turn: bool
 
 
+# Each of Player's fields, in order, as a field of the user ("id") or of their rating
+# ("rating__value"): the lock's read joins them here, a batch of new matches reads them through
+# the ORM (games/services/starts.py); both from this one list.
+PLAYER_FIELDS: tuple[str, ...] = (
+    "id", "username", "auto_roll", "rating__value", "rating__experience", "is_active",
+    "bot_level", "play_forced", "confirm_turn",
+)  # fmt: skip
+
+
 def _quote(name: str) -> str:
     return f'"{name}"'  # PostgreSQL; our table and column names are plain lowercase
+
+
+def _player_column(alias: str, name: str) -> str:
+    """A `PLAYER_FIELDS` entry in the lock's read: the user table is `alias`, the rating's is
+    `alias` + "r"."""
+    if name.startswith("rating__"):
+        field = Rating._meta.get_field(name.removeprefix("rating__"))
+        return f"{alias}r.{_quote(field.column)}"
+    return f"{alias}.{_quote(User._meta.get_field(name).column)}"
 
 
 def _columns(model: type[Model], alias: str) -> str:
@@ -70,12 +90,7 @@ def _statements() -> tuple[str, str]:
     players, joins = [], []
     for alias, seat_field in (("p0", "creator"), ("p1", "opponent")):
         seat_column = _quote(Match._meta.get_field(seat_field).column)
-        players.append(
-            f"{alias}.id, {alias}.{_quote('username')}, {alias}.{_quote('auto_roll')}, "
-            f"{alias}r.{_quote('value')}, {alias}r.{_quote('experience')}, "
-            f"{alias}.{_quote('is_active')}, {alias}.{_quote('bot_level')}, "
-            f"{alias}.{_quote('play_forced')}, {alias}.{_quote('confirm_turn')}"
-        )
+        players.append(", ".join(_player_column(alias, name) for name in PLAYER_FIELDS))
         joins.append(
             f"LEFT JOIN {user_table} {alias} ON {alias}.id = m.{seat_column} "
             f"LEFT JOIN {rating_table} {alias}r ON {alias}r.{rating_user} = m.{seat_column}"
@@ -132,7 +147,7 @@ def lock_and_load(match_id: int) -> tuple[Match, Game | None, list[Player]] | No
     if game is not None:
         game.match = match  # game.match without a query
     rest = row[match_width + game_width :]
-    width = len(fields(Player))
+    width = len(PLAYER_FIELDS)
     players = [
         Player(*rest[start : start + width]) for start in (0, width) if rest[start] is not None
     ]

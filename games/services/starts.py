@@ -51,7 +51,7 @@ from games.models import Match, MatchStatus, TimeControl, rule_columns
 from games.rules import RuleSet
 from games.rules import match as engine
 from games.services.context import Locked, context_of, locked, save_all
-from games.services.hot_path import Player
+from games.services.hot_path import PLAYER_FIELDS, Player
 from realtime.errors import CommandError
 from realtime.groups import notify_user
 
@@ -198,10 +198,7 @@ def _new_match_ids(count: int) -> list[int]:
 
 def _players_of(user_ids: set[int]) -> dict[int, Player]:
     """What a match's context knows of its players (as `locked` reads them), in one read."""
-    rows = User.objects.filter(pk__in=user_ids).values_list(
-        "id", "username", "auto_roll", "rating__value", "rating__experience", "is_active",
-        "bot_level", "play_forced", "confirm_turn",
-    )  # fmt: skip
+    rows = User.objects.filter(pk__in=user_ids).values_list(*PLAYER_FIELDS)
     return {row[0]: Player(*row) for row in rows}
 
 

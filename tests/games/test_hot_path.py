@@ -3,6 +3,7 @@ and the ORM writes of games/services/context.py (only the changed fields)."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 
@@ -13,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from games import services
 from games.models import Game, Match, Turn
 from games.services.context import locked
-from games.services.hot_path import Player, lock_and_load, write_rows
+from games.services.hot_path import PLAYER_FIELDS, Player, lock_and_load, write_rows
 from ratings.models import Rating
 from tests.threads import run_together
 
@@ -41,6 +42,13 @@ def test_lock_and_load_loads_what_the_orm_loads(active_match, players, fixed_dic
         Player(creator.pk, creator.username, False, None, None, True, "", False, False),
         Player(opponent.pk, opponent.username, True, 1612, 57, True, "", False, False),
     ]
+
+
+def test_the_player_fields_name_every_field_of_player_in_order():
+    # The rating's shown value is Player.rating; every other name is Player's own.
+    as_named = [{"rating__value": "rating"}.get(name, name.removeprefix("rating__"))
+                for name in PLAYER_FIELDS]  # fmt: skip
+    assert as_named == [field.name for field in dataclasses.fields(Player)]
 
 
 def test_an_open_challenge_has_no_game_and_a_missing_match_is_none(players):
