@@ -64,7 +64,11 @@ def chat_post(*, user, match_id: int, text: str | None = None, phrase: str | Non
         raise CommandError("bad_field", _("There is no such quick phrase."))
     cleaned = clean_text(text) if text is not None else ""
     with transaction.atomic():
-        locked_user = User.objects.select_for_update().filter(pk=user.pk, is_active=True).first()
+        # FOR NO KEY UPDATE (games/services/starts.py, the lock order): it serialises this
+        # author's lines and lets rows naming them be written meanwhile.
+        locked_user = (
+            User.objects.select_for_update(no_key=True).filter(pk=user.pk, is_active=True).first()
+        )
         if locked_user is None:
             raise CommandError("account_inactive", _("This account is deactivated."))
         match = (

@@ -32,7 +32,10 @@ def tournament_chat_post(*, user, tournament_id: int, text: object) -> ChatLine:
         raise CommandError("login_required", _("Sign in to chat."))
     cleaned = clean_text(text)
     with transaction.atomic():
-        author = User.objects.select_for_update().filter(pk=user.pk, is_active=True).first()
+        # FOR NO KEY UPDATE, as chat/services.py.
+        author = (
+            User.objects.select_for_update(no_key=True).filter(pk=user.pk, is_active=True).first()
+        )
         if author is None:
             raise CommandError("account_inactive", _("This account is deactivated."))
         if not Tournament.objects.filter(pk=tournament_id).exists():

@@ -69,7 +69,9 @@ def tournament_create(
     if starts_at < now or starts_at > now + FURTHEST_START:
         raise CommandError("bad_field", _("The start must be within the next seven days."))
     with transaction.atomic():
-        User.objects.select_for_update().filter(pk=user.pk).first()
+        # FOR NO KEY UPDATE (games/services/starts.py, the lock order): it counts one tab
+        # after another and lets rows naming the player be written meanwhile.
+        User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
         made = Tournament.objects.filter(created_by=user, created_at__gte=now - timedelta(days=1))
         if made.count() >= settings.TOURNAMENTS_PER_PLAYER_PER_DAY:
             raise CommandError(
