@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import User
+from accounts.locks import user_row_lock
 from chat.models import MAX_CHAT_LENGTH, ChatMessage, ChatMute, QuickPhrase, Room
 from chat.selectors import DURING_PLAY, wire_message
 from config.showable_text import UnshowableText, check_showable
@@ -64,11 +64,7 @@ def chat_post(*, user, match_id: int, text: str | None = None, phrase: str | Non
         raise CommandError("bad_field", _("There is no such quick phrase."))
     cleaned = clean_text(text) if text is not None else ""
     with transaction.atomic():
-        # FOR NO KEY UPDATE (games/services/starts.py, the lock order): it serialises this
-        # author's lines and lets rows naming them be written meanwhile.
-        locked_user = (
-            User.objects.select_for_update(no_key=True).filter(pk=user.pk, is_active=True).first()
-        )
+        locked_user = user_row_lock(user.pk, active=True)
         if locked_user is None:
             raise CommandError("account_inactive", _("This account is deactivated."))
         match = (

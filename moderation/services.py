@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.locks import user_row_lock
 from accounts.models import User
 from config.showable_text import UnshowableText, check_showable
 from moderation import hooks
@@ -54,10 +55,7 @@ def block_add(*, user: User, target: User) -> Block:
     if user.pk == target.pk:
         raise CommandError("bad_field", _("You cannot block yourself."))
     with transaction.atomic():
-        # FOR NO KEY UPDATE: it still counts one tab after another, and it lets the other
-        # player's block of this one key-share this row at its commit (FOR UPDATE deadlocked
-        # two players blocking each other at once: games/services/starts.py, the lock order).
-        User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+        user_row_lock(user.pk)  # two players blocking each other at once: accounts/locks.py
         existing = Block.objects.filter(blocker=user, blocked=target).first()
         if existing is not None:
             return existing
@@ -128,9 +126,7 @@ def report_create(
     already = _("You already have an open report on this player; a moderator will look at it.")
     try:
         with transaction.atomic():
-            # FOR NO KEY UPDATE, as block_add: serialises this reporter's reports, and lets
-            # rows naming them (a report on them, a block) be written meanwhile.
-            User.objects.select_for_update(no_key=True).filter(pk=reporter.pk).first()
+            user_row_lock(reporter.pk)
             if Report.objects.filter(
                 reporter=reporter, target=target, status=ReportStatus.OPEN
             ).exists():

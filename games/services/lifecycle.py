@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import User
+from accounts.locks import user_row_lock
 from games.effects import Effects
 from games.effects import on_commit as effects_on_commit
 from games.fairness import is_client_seed, new_client_seed
@@ -163,12 +163,8 @@ def match_create(
 def _limit_private_challenges(creator) -> None:
     """At most PRIVATE_CHALLENGES_PER_HOUR invite links per player and hour, so links cannot be
     minted without end. Locks the creator's row, so two tabs creating at once are counted one after
-    the other: FOR NO KEY UPDATE, which excludes this lock's other takers but not the key-share
-    lock PostgreSQL takes on a user row to check a foreign key naming it at commit. Two players
-    challenging each other at once each held their own row FOR UPDATE and waited at commit to
-    key-share the other's (the `invited` column), a deadlock; and a match starting for the
-    creator meanwhile need not wait for this lock at its commit (games/services/starts.py)."""
-    User.objects.select_for_update(no_key=True).filter(pk=creator.pk).first()
+    the other (accounts/locks.py: two players challenging each other at once both get theirs)."""
+    user_row_lock(creator.pk)
     since = timezone.now() - timedelta(hours=1)
     made = Match.objects.filter(creator=creator, private=True, created_at__gte=since).count()
     if made >= settings.PRIVATE_CHALLENGES_PER_HOUR:

@@ -1,5 +1,5 @@
 """Writes that lock their own user row to count one tab after another (a block, a report, a
-chat line, a tournament) take it FOR NO KEY UPDATE (games/services/starts.py, the lock order): two
+chat line, a tournament) take it FOR NO KEY UPDATE (accounts/locks.py): two
 players naming each other at the same moment both succeed, and the caps still hold."""
 
 from __future__ import annotations

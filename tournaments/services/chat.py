@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import User
+from accounts.locks import user_row_lock
 from chat.services import clean_text
 from moderation.eligibility import refuse_chat
 from realtime.errors import CommandError
@@ -32,10 +32,7 @@ def tournament_chat_post(*, user, tournament_id: int, text: object) -> ChatLine:
         raise CommandError("login_required", _("Sign in to chat."))
     cleaned = clean_text(text)
     with transaction.atomic():
-        # FOR NO KEY UPDATE, as chat/services.py.
-        author = (
-            User.objects.select_for_update(no_key=True).filter(pk=user.pk, is_active=True).first()
-        )
+        author = user_row_lock(user.pk, active=True)
         if author is None:
             raise CommandError("account_inactive", _("This account is deactivated."))
         if not Tournament.objects.filter(pk=tournament_id).exists():

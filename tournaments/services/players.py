@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import User
+from accounts.locks import user_row_lock
 from games.models import TURN_SECONDS_CHOICES, RuleSetName, TimeControl
 from moderation.eligibility import refuse_if_banned
 from ratings.models import Rating
@@ -69,9 +69,7 @@ def tournament_create(
     if starts_at < now or starts_at > now + FURTHEST_START:
         raise CommandError("bad_field", _("The start must be within the next seven days."))
     with transaction.atomic():
-        # FOR NO KEY UPDATE (games/services/starts.py, the lock order): it counts one tab
-        # after another and lets rows naming the player be written meanwhile.
-        User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+        user_row_lock(user.pk)
         made = Tournament.objects.filter(created_by=user, created_at__gte=now - timedelta(days=1))
         if made.count() >= settings.TOURNAMENTS_PER_PLAYER_PER_DAY:
             raise CommandError(
