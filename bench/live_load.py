@@ -419,7 +419,7 @@ def orchestrate(arguments) -> int:
             for index, port in enumerate(ports):
                 process = children.start(
                     f"daphne-{index}",
-                    [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                    [sys.executable, "-m", "config.server", "-b", "127.0.0.1", "-p", str(port),
                      "web.asgi:application"],
                     environment,
                 )  # fmt: skip

@@ -299,7 +299,7 @@ class Topology:
     def start_daphne(self, index: int) -> subprocess.Popen:
         return self.children.start(
             f"daphne-{index}",
-            [sys.executable, "-m", "daphne", "-u", str(self.socket_path(index)),
+            [sys.executable, "-m", "config.server", "-u", str(self.socket_path(index)),
              "web.asgi:application"],
             {**self.environment, "NARDY_PROCESS": f"daphne-{index}"},
         )  # fmt: skip

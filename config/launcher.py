@@ -40,8 +40,9 @@ def server_commands(*, port: int, beat: bool) -> dict[str, list[str]]:
     python = sys.executable
     commands = {
         "daphne": [
-            python, "-m", "daphne", "-b", os.environ.get("HOST", "127.0.0.1"), "-p", str(port),
-            "web.asgi:application",
+            # Daphne on uvloop's event loop, with Daphne's own arguments.
+            python, "-m", "config.server", "-b", os.environ.get("HOST", "127.0.0.1"),
+            "-p", str(port), "web.asgi:application",
         ],
         # Every queue but the analysis's (config/settings.py CELERY_ANALYSIS_QUEUE): that one has
         # its own worker below, one process at the lowest CPU priority (ANALYSIS_WORKER_NICE,

@@ -42,7 +42,7 @@ def test_healthz_503_names_the_missing_worker(test_database_name):
         test_database_name, REDIS_PREFIX="nardy-no-worker", CELERY_QUEUE="nardy-no-worker"
     )
     process = processes.start(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+        [sys.executable, "-m", "config.server", "-b", "127.0.0.1", "-p", str(port),
          "web.asgi:application"],
         env=environment,
     )  # fmt: skip

@@ -38,7 +38,7 @@ def start_daphne(database_name: str) -> tuple[subprocess.Popen, int]:
         SOCKET_RATE_LIMIT_MESSAGES="10000",
     )
     process = processes.start(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+        [sys.executable, "-m", "config.server", "-b", "127.0.0.1", "-p", str(port),
          "web.asgi:application"],
         env=environment,
     )  # fmt: skip
