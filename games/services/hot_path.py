@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from typing import Any
 
 from django.contrib.postgres.fields import ArrayField
@@ -174,6 +174,40 @@ def _prepare(field: Field) -> Callable[[Any], Any]:
 _PLAIN_INTEGERS = (SmallIntegerField, PositiveSmallIntegerField, IntegerField)
 
 
+@lru_cache(maxsize=256)
+def _update_of(model: type[Model], names: tuple[str, ...]) -> tuple[str, tuple[Any, ...]]:
+    """The UPDATE of `names` of one `model` row, and (attname, prepare) of each value in order:
+    built once per set of changed fields (a command changes one of a few sets)."""
+    fields = [model._meta.get_field(name) for name in names]
+    assignments = ", ".join(f"{_quote(field.column)} = %s" for field in fields)
+    sql = (
+        f"UPDATE {_quote(model._meta.db_table)} SET {assignments} "
+        f"WHERE {_quote(model._meta.pk.column)} = %s"
+    )
+    return sql, tuple((field.attname, _prepare(field)) for field in fields)
+
+
+@lru_cache(maxsize=64)
+def _insert_of(model: type[Model], count: int) -> tuple[str, tuple[Any, ...]]:
+    """The INSERT of `count` new `model` rows (every column but the id), and (attname, prepare)
+    of each column in order."""
+    fields = [field for field in model._meta.concrete_fields if field is not model._meta.pk]
+    one = f"({', '.join(['%s'] * len(fields))})"
+    sql = (
+        f"INSERT INTO {_quote(model._meta.db_table)} "
+        f"({', '.join(_quote(field.column) for field in fields)}) "
+        f"VALUES {', '.join([one] * count)}"
+    )
+    return sql, tuple((field.attname, _prepare(field)) for field in fields)
+
+
+@lru_cache(maxsize=256)
+def _statement(parts: tuple[str, ...]) -> str:
+    """The parts as one statement: all but the last in data-modifying WITH clauses."""
+    clauses = ", ".join(f"w{index} AS ({sql})" for index, sql in enumerate(parts[:-1]))
+    return f"WITH {clauses} {parts[-1]}" if clauses else parts[-1]
+
+
 def write_rows(changes: list[tuple[Model, list[str]]], new: Sequence[Model] = ()) -> None:
     """UPDATE the named fields of each loaded row and INSERT the `new` rows (the move log's),
     all in one statement: the first parts in data-modifying WITH clauses, which all run before
@@ -181,31 +215,20 @@ def write_rows(changes: list[tuple[Model, list[str]]], new: Sequence[Model] = ()
     field's `get_db_prep_save`, as the ORM's `save(update_fields=...)` and `bulk_create` do;
     these models have no save signals or `auto_now` fields that the ORM would run, and the new
     rows' ids are not read back (tests/games/test_hot_path.py compares with the ORM)."""
-    statements: list[str] = []
+    parts: list[str] = []
     parameters: list[Any] = []
     for row, names in changes:
-        fields = [row._meta.get_field(name) for name in names]
-        assignments = ", ".join(f"{_quote(field.column)} = %s" for field in fields)
-        statements.append(
-            f"UPDATE {_quote(row._meta.db_table)} SET {assignments} "
-            f"WHERE {_quote(row._meta.pk.column)} = %s"
-        )
-        parameters += [_prepare(field)(getattr(row, field.attname)) for field in fields]
+        sql, columns = _update_of(type(row), tuple(names))
+        parts.append(sql)
+        parameters += [prepare(getattr(row, attname)) for attname, prepare in columns]
         parameters.append(row.pk)
     for model in dict.fromkeys(type(row) for row in new):
         rows = [row for row in new if type(row) is model]
-        fields = [field for field in model._meta.concrete_fields if field is not model._meta.pk]
-        one = f"({', '.join(['%s'] * len(fields))})"
-        statements.append(
-            f"INSERT INTO {_quote(model._meta.db_table)} "
-            f"({', '.join(_quote(field.column) for field in fields)}) "
-            f"VALUES {', '.join([one] * len(rows))}"
-        )
+        sql, columns = _insert_of(model, len(rows))
+        parts.append(sql)
         for row in rows:
-            parameters += [_prepare(field)(getattr(row, field.attname)) for field in fields]
-    if not statements:
+            parameters += [prepare(getattr(row, attname)) for attname, prepare in columns]
+    if not parts:
         return
-    clauses = ", ".join(f"w{index} AS ({sql})" for index, sql in enumerate(statements[:-1]))
-    sql = f"WITH {clauses} {statements[-1]}" if clauses else statements[-1]
     with connection.cursor() as cursor:
-        cursor.execute(sql, parameters)
+        cursor.execute(_statement(tuple(parts)), parameters)
