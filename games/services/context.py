@@ -1,10 +1,11 @@
 """Load → engine → persist → after commit: the one write path of every match command.
 
-`locked(match_id)` locks the Match row (`select_for_update(of=("self",))`, our one actor per
-match) and loads the current game and the players. `Locked.run(operation)` hands the state to the
-engine (games/rules/match), folds the events it decided into the rows, and keeps the wire events.
-`Locked.save()` writes what changed through the ORM; `Locked.follow_up()` says what is done after
-commit (games/effects.py).
+`locked(match_id)` locks the Match row (FOR UPDATE, our one actor per match) and loads the
+current game and the players (games/services/hot_path.py: the lock, then one read).
+`Locked.run(operation)` hands the state to the engine (games/rules/match), folds the events it
+decided into the rows, and keeps the wire events. `Locked.save()` writes what changed in one
+statement (hot_path.write_rows; new matches and games through the ORM's `bulk_create`);
+`Locked.follow_up()` says what is done after commit (games/effects.py).
 """
 
 from __future__ import annotations
@@ -361,7 +362,7 @@ def announce_ended(match_id: int) -> None:
 
 def locked(match_id: int) -> Locked:
     """Lock the match row (inside a transaction) and load it with its current game and players
-    (games/services/loading.py: the lock, then one read)."""
+    (games/services/hot_path.py: the lock, then one read)."""
     loaded = lock_and_load(match_id)
     if loaded is None:
         raise CommandError("not_found", _("There is no such match."))
