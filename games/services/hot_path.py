@@ -154,13 +154,19 @@ def lock_and_load(match_id: int) -> tuple[Match, Game | None, list[Player]] | No
     return match, game, players  # type: ignore[return-value]
 
 
-def _integer_array(value: Any) -> Any:
-    # ArrayField(IntegerField...).get_db_prep_save, which calls the base field's hooks once per
-    # item (2.6 % of a Daphne process for the boards alone, bench/live_load.py): each integer
-    # field's hook is int() (IntegerField.get_prep_value; PostgreSQL adapts integers as they are).
+def _integer_array(value: Any) -> str | None:
+    """ArrayField(IntegerField...).get_db_prep_save as PostgreSQL's array text: "{15,0,-15}".
+
+    The field's own hook calls the base field's once per item, and psycopg then dumps a list
+    through its pure-Python list dumper, which inspects every item for its type: 30 us a board
+    here, against 3 us for this text (a command writes a few boards and dice), and the hooks
+    were 2.6 % of a Daphne process (bench/live_load.py). Each integer field's hook is int()
+    (IntegerField.get_prep_value). psycopg sends a str as of unknown type, so PostgreSQL reads it
+    as the column's array type, as it reads any literal (tests/games/test_hot_path.py compares
+    the rows with the ORM's)."""
     if value is None:
         return None
-    return [item if item is None else int(item) for item in value]
+    return "{" + ",".join(["NULL" if item is None else str(int(item)) for item in value]) + "}"
 
 
 @cache
