@@ -32,11 +32,19 @@ def roll(match: Match, game: int, roll_number: int) -> tuple[int, int]:
     if not _test_seam_on():
         return pair
     client = sync_client()
+    # The same roll asked for again gets the same dice, as seeded dice do: a command that runs
+    # again under the match lock (games/services/context.py `play`) rolls the same.
+    taken = f"{_test_dice_key()}:{match.pk}:{game}:{roll_number}"
+    if kept := client.get(taken):
+        match.dice_source = DiceSource.FIXED
+        first, second = (int(value) for value in kept.split(b","))
+        return first, second
     fixed = [client.lpop(_test_dice_key()) for _ in pair]
     if all(value is None for value in fixed):
         return pair
     match.dice_source = DiceSource.FIXED  # a fixed die can never be verified
     first, second = (pair[i] if value is None else int(value) for i, value in enumerate(fixed))
+    client.set(taken, f"{first},{second}", ex=3600)
     return first, second
 
 
@@ -47,6 +55,6 @@ def push_test_dice(*values: int) -> None:
     if any(type(value) is not int or not 1 <= value <= 6 for value in values):
         raise ValueError("dice are 1..6")
     client = sync_client()
-    client.delete(_test_dice_key())
+    client.delete(_test_dice_key(), *client.scan_iter(f"{_test_dice_key()}:*"))
     if values:
         client.rpush(_test_dice_key(), *values)

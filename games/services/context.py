@@ -1,7 +1,10 @@
 """Load → engine → persist → after commit: the one write path of every match command.
 
 `locked(match_id)` locks the Match row (FOR UPDATE, our one actor per match) and loads the
-current game and the players (games/services/hot_path.py: the lock, then one read).
+current game and the players (games/services/hot_path.py: the lock, then one read). The players'
+board commands go through `play`, which first tries them on the rows read without the lock and
+writes them only if neither row changed meanwhile (two statements in autocommit), and falls back
+to the locked path for everything else.
 `Locked.run(operation)` hands the state to the engine (games/rules/match), folds the events it
 decided into the rows, and keeps the wire events. `Locked.save()` writes what changed in one
 statement (hot_path.write_rows; new matches and games through the ORM's `bulk_create`);
@@ -42,7 +45,14 @@ from games.rules.match import (
 )
 from games.services.errors import refused
 from games.services.follow_up import command_effects
-from games.services.hot_path import Player, lock_and_load, write_rows
+from games.services.hot_path import (
+    Player,
+    Versions,
+    load_unlocked,
+    lock_and_load,
+    write_rows,
+    write_rows_guarded,
+)
 from games.services.match_ratings import match_ratings_apply
 from games.services.state_rows import (
     copy_onto,
@@ -62,6 +72,9 @@ log = logging.getLogger(__name__)
 ACTIVITY_PRECISION = timedelta(minutes=1)
 
 T = TypeVar("T")
+# The events after which a match's game or the match itself begins or ends: the lobby shows it,
+# and only the locked path writes what follows them (`play`).
+BEGINS_OR_ENDS = (Started, GameOver, MatchOver, Cancelled)
 Operation = Callable[[MatchState], tuple[MatchState, list[Event]]]
 
 
@@ -115,6 +128,9 @@ class Locked:
     # The match row is new (its id drawn, games/services/starts.py `matches_new`): the first save
     # inserts it, begun, rather than inserting it open and updating it.
     inserting: bool = False
+    # Read without the lock (`play`): the match's and its game's row versions as read, which the
+    # write checks (`save_guarded`); None when the rows are locked or new.
+    versions: Versions | None = None
 
     def __post_init__(self) -> None:
         self.state = match_state_of(self.match, self.game)
@@ -201,6 +217,10 @@ class Locked:
             self._follow(event)
 
     def _follow(self, event: Event) -> None:
+        if self.versions is not None and isinstance(event, BEGINS_OR_ENDS):
+            # A game or the match begins or ends: new rows, ratings and records are written
+            # under the lock only (`play`), before anything of it is written here.
+            raise NeedsLock
         state, match = self.state, self.match
         copy_onto(match, match_values(match, state))
         if isinstance(event, Started):
@@ -221,7 +241,7 @@ class Locked:
                     finished_at=event.finished_at,
                 )
             )  # fmt: skip
-        if isinstance(event, Started | GameOver | MatchOver | Cancelled):
+        if isinstance(event, BEGINS_OR_ENDS):
             self.lobby_changed = True
         if isinstance(event, MatchOver):
             self.records_changed = True  # the players' profile records (ratings/counts.py)
@@ -277,6 +297,24 @@ class Locked:
         """Write what changed (update_fields), the new games and move-log rows; what the command
         leaves for others (events, tasks) is done after commit (games/effects.py)."""
         save_all([self])
+
+    def save_guarded(self) -> bool:
+        """The write of a context read without the lock: the match row, its game's and the move
+        log's new rows in one statement that writes only if neither row changed since they were
+        read (hot_path.write_rows_guarded), then what follows (at once: no transaction is open).
+        False, with nothing written, when one changed, or when the command did more than change
+        those two rows (`play` runs it again under the lock)."""
+        new, changes = self._rows()
+        fields = {id(row): names for row, names in changes}
+        match_fields, game_fields = fields.get(id(self.match)), fields.get(id(self.game))
+        if new or len(changes) != 2 or not match_fields or not game_fields or self.versions is None:
+            return False
+        written = write_rows_guarded(
+            self.match, match_fields, self.game, game_fields, self.turns, self.versions
+        )
+        if written:
+            effects.on_commit(self._saved())
+        return written
 
     def _rows(self) -> tuple[list[Model], list[tuple[Model, list[str]]]]:
         """The rows to insert and the changed fields of the loaded ones."""
@@ -360,6 +398,44 @@ def announce_ended(match_id: int) -> None:
             )  # fmt: skip
 
 
+class NeedsLock(Exception):  # noqa: N818 - a signal to `play`, not an error
+    """A command run on a context read without the lock began or ended a game or the match."""
+
+
+def play(match_id: int, command: Callable[[Locked], None]) -> Match:
+    """Run a player's board command (games/services/play.py), in two statements when nobody else
+    writes the match meanwhile, else as every other command runs: locked, in a transaction.
+
+    First on the match as last committed, read without a lock (hot_path.load_unlocked), written
+    by one guarded statement that writes only if the match row and its game's are still the
+    versions read (`save_guarded`): two round trips to PostgreSQL in autocommit instead of five
+    (BEGIN, lock, read, write, COMMIT), and no row lock to log. Rows read so are as good as
+    locked ones for the command: the guard refuses the write if anyone wrote either row in
+    between, and a player's settings or rating read at the same moment are ones this command may
+    come before. The locked path, which decides, runs the command again from the start when
+    the write was refused, when the command was refused (a refusal is answered from the locked
+    state, so its reason is never a race's), and when it begins or ends a game or the match
+    (ratings, records and new rows stay with one transaction). Inside a transaction the caller
+    opened (a test, a task's `atomic`) only the locked path runs: a refusing statement would
+    abort the caller's transaction."""
+    if not transaction.get_connection().in_atomic_block:
+        loaded = load_unlocked(match_id)
+        if loaded is not None:
+            match, game, players, versions = loaded
+            context = context_of(match, game, players, versions=versions)
+            try:
+                command(context)
+                if context.save_guarded():
+                    return context.match
+            except (CommandError, NeedsLock):
+                pass
+    with transaction.atomic():
+        context = locked(match_id)
+        command(context)
+        context.save()
+    return context.match
+
+
 def locked(match_id: int) -> Locked:
     """Lock the match row (inside a transaction) and load it with its current game and players
     (games/services/hot_path.py: the lock, then one read)."""
@@ -370,11 +446,19 @@ def locked(match_id: int) -> Locked:
 
 
 def context_of(
-    match: Match, game: Game | None, players: Sequence[Player], *, inserting: bool = False
+    match: Match,
+    game: Game | None,
+    players: Sequence[Player],
+    *,
+    inserting: bool = False,
+    versions: Versions | None = None,
 ) -> Locked:
     """The context of rows this transaction holds (locked, or new: `inserting`, a match row that
-    nobody else sees before the commit), with their players."""
-    context = Locked(match=match, game=game, now=timezone.now(), inserting=inserting)
+    nobody else sees before the commit), or of rows read without a lock at `versions`, with
+    their players."""
+    context = Locked(
+        match=match, game=game, now=timezone.now(), inserting=inserting, versions=versions
+    )
     for player in players:
         context.note_player(
             player.id, player.username, player.auto_roll,

@@ -1,19 +1,19 @@
 """The board commands: the mover's roll, step, undo and double, the opponent's take or drop.
 
-Each opens `transaction.atomic()`, locks the Match row first (`context.locked`), checks the
-player and the version they saw, and lets the engine (games/rules/match) decide; a refused
-command raises `CommandError` and changes nothing.
+Each runs through `context.play`: the command checks the player and the version they saw and lets
+the engine (games/rules/match) decide, on the match as read and written in two statements when
+nobody else wrote it meanwhile, else under the match lock in a transaction. A refused command
+raises `CommandError` and changes nothing.
 """
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.models import Match
 from games.rules import Step
 from games.rules import match as engine
-from games.services.context import Locked, locked
+from games.services.context import Locked, play
 from realtime.errors import CommandError
 
 
@@ -33,10 +33,9 @@ def _seat_at_version(context: Locked, user, version: int | None, *, mover: bool 
 
 
 def game_roll(*, user, match_id: int, version: int | None) -> Match:
-    """The mover rolls; a roll with no legal step is shown and the turn passes by itself.
-    Locks the match row."""
-    with transaction.atomic():
-        context = locked(match_id)
+    """The mover rolls; a roll with no legal step is shown and the turn passes by itself."""
+
+    def command(context: Locked) -> None:
         seat = _seat_at_version(context, user, version)
         context.run(
             lambda state: engine.roll(
@@ -44,15 +43,15 @@ def game_roll(*, user, match_id: int, version: int | None) -> Match:
                 **context.automation(),
             )
         )  # fmt: skip
-        context.save()
-    return context.match
+
+    return play(match_id, command)
 
 
 def game_step_play(*, user, match_id: int, version: int | None, step: Step) -> Match:
     """Play one step of the mover's turn; when no step is left the turn passes by itself.
-    Locks the match row; a refused step changes nothing."""
-    with transaction.atomic():
-        context = locked(match_id)
+    A refused step changes nothing."""
+
+    def command(context: Locked) -> None:
         seat = _seat_at_version(context, user, version)
         context.run(
             lambda state: engine.step(
@@ -60,66 +59,64 @@ def game_step_play(*, user, match_id: int, version: int | None, step: Step) -> M
                 confirm=context.confirm_seats(), **context.automation(),
             )
         )  # fmt: skip
-        context.save()
-    return context.match
+
+    return play(match_id, command)
 
 
 def game_turn_confirm(*, user, match_id: int, version: int | None) -> Match:
     """Confirm the whole turn played ("confirm my turn"): it passes as a last step would have
-    passed it. Locks the match row; a turn not complete is refused and nothing changes."""
-    with transaction.atomic():
-        context = locked(match_id)
+    passed it. A turn not complete is refused and nothing changes."""
+
+    def command(context: Locked) -> None:
         seat = _seat_at_version(context, user, version)
         context.run(
             lambda state: engine.confirm(
                 state, seat=seat, dice=context.dice, now=context.now, **context.automation()
             )
         )
-        context.save()
-    return context.match
+
+    return play(match_id, command)
 
 
 def game_turn_undo(*, user, match_id: int, version: int | None) -> Match:
-    """Take back the last step of the turn (rule sets with undo only). Locks the match row."""
-    with transaction.atomic():
-        context = locked(match_id)
+    """Take back the last step of the turn (rule sets with undo only)."""
+
+    def command(context: Locked) -> None:
         seat = _seat_at_version(context, user, version)
         context.run(lambda state: engine.undo(state, seat=seat))
-        context.save()
-    return context.match
+
+    return play(match_id, command)
 
 
 def game_cube_double(*, user, match_id: int, version: int | None) -> Match:
     """The mover offers, before rolling, to raise the stake (games/rules/cube.py); the turn
-    clock passes to the opponent until they answer. Locks the match row."""
-    with transaction.atomic():
-        context = locked(match_id)
+    clock passes to the opponent until they answer."""
+
+    def command(context: Locked) -> None:
         seat = _seat_at_version(context, user, version)
         context.run(lambda state: engine.double(state, seat=seat, now=context.now))
-        context.save()
-    return context.match
+
+    return play(match_id, command)
 
 
 def _cube_answer(answer, *, user, match_id: int, version: int | None) -> Match:
-    with transaction.atomic():
-        context = locked(match_id)
+    def command(context: Locked) -> None:
         seat = _seat_at_version(context, user, version, mover=False)
         context.run(
             lambda state: answer(
                 state, seat=seat, now=context.now, dice=context.dice, **context.automation()
             )
         )  # fmt: skip
-        context.save()
-    return context.match
+
+    return play(match_id, command)
 
 
 def game_cube_take(*, user, match_id: int, version: int | None) -> Match:
-    """The opponent takes the offered double: the cube is raised and theirs. Locks the match
-    row."""
+    """The opponent takes the offered double: the cube is raised and theirs."""
     return _cube_answer(engine.take, user=user, match_id=match_id, version=version)
 
 
 def game_cube_drop(*, user, match_id: int, version: int | None) -> Match:
     """The opponent drops the offered double and loses the game at the stake before it; the
-    match ends or the next game starts. Locks the match row."""
+    match ends or the next game starts."""
     return _cube_answer(engine.drop, user=user, match_id=match_id, version=version)
