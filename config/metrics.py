@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import time
 from inspect import iscoroutinefunction
+from typing import Any
 
 from asgiref.sync import markcoroutinefunction
 from prometheus_client import Counter, Gauge, Histogram
@@ -109,9 +110,22 @@ def command_result(failure: BaseException | None) -> str:
     return code if isinstance(code, str) else "internal"
 
 
+# Each labelled child, kept once made: `labels()` checks and joins its values under a lock on
+# every call, and every socket command counts itself here (a few dozen types and results).
+_command_counts: dict[tuple[str, str], Any] = {}
+_command_seconds: dict[str, Any] = {}
+
+
 def command_done(command_type: str, failure: BaseException | None, seconds: float) -> None:
-    COMMANDS.labels(command_type, command_result(failure)).inc()
-    COMMAND_SECONDS.labels(command_type).observe(seconds)
+    key = (command_type, command_result(failure))
+    count = _command_counts.get(key)
+    if count is None:
+        count = _command_counts[key] = COMMANDS.labels(*key)
+    count.inc()
+    timing = _command_seconds.get(command_type)
+    if timing is None:
+        timing = _command_seconds[command_type] = COMMAND_SECONDS.labels(command_type)
+    timing.observe(seconds)
 
 
 def deadline_enforced(lateness_seconds: float, *, by_sweep: bool) -> None:
