@@ -118,6 +118,37 @@ async def test_on_the_loop_itself_publish_queues_and_returns():
     await pubsub.aclose()
 
 
+async def test_a_publishing_connection_the_server_closed_is_replaced_and_the_batch_sent_again():
+    """The loop keeps one connection for its PUBLISHes; Redis closing it (a restart, a timeout)
+    costs a retry on a new one, and nothing handed in is lost."""
+    publisher.attach()
+    pubsub = await subscribed("reconnect")
+    publisher.publish([ChannelMessage(channel("reconnect"), b"before")])
+    await publisher.drained()
+    outbox = publisher._outbox
+    first = outbox.connection
+    assert first is not None and first.is_connected
+    # What a Redis restart does to it: the server ends the connection.
+    name = f"publisher-test-{id(first)}"
+    await first.send_command("CLIENT", "SETNAME", name)
+    await first.read_response()
+    await client().execute_command("CLIENT", "KILL", "SKIPME", "yes", "TYPE", "normal", "ID",
+                                   await _client_id(name))  # fmt: skip
+    publisher.publish([ChannelMessage(channel("reconnect"), b"after")])
+    await publisher.drained()
+    assert await received(pubsub, 2) == [b"before", b"after"]
+    assert outbox.connection is not first and outbox.connection.is_connected
+    await pubsub.aclose()
+
+
+async def _client_id(name: str) -> int:
+    for line in (await client().execute_command("CLIENT", "LIST")).decode().splitlines():
+        fields = dict(field.split("=", 1) for field in line.split(" ") if "=" in field)
+        if fields.get("name") == name:
+            return int(fields["id"])
+    raise AssertionError(f"no client named {name}")
+
+
 def blocking_subscription(name: str):
     pubsub = sync_client().pubsub(ignore_subscribe_messages=True)
     pubsub.subscribe(channel(name))
