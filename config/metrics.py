@@ -13,6 +13,8 @@ What is measured, and where:
 - nardy_deadline_lateness_seconds{enforcer}: games.services.game_deadline_enforce, after commit.
 - nardy_celery_tasks_total{task,outcome}: Celery's task signals (config/celery.py connects them).
 - nardy_publish_retries_total: committed events waiting for Redis (games/events.py).
+- nardy_board_commands_locked_total{reason}: board commands run again under the match lock after
+  their unlocked try (games/services/context.py `play`): raced, refused, begins_or_ends.
 - nardy_pairing_pool_waiting{pool}: players waiting per quick-pairing pool, set by the pool
   sweep (pairing.services.pools_sweep, once per POOL_SWEEP_SECONDS).
 """
@@ -70,6 +72,13 @@ CELERY_TASKS = Counter(
 PUBLISH_RETRIES = Counter(
     "nardy_publish_retries_total",
     "Publishes of committed events retried because Redis did not answer.",
+)
+BOARD_COMMANDS_LOCKED = Counter(
+    "nardy_board_commands_locked_total",
+    "Board commands run again under the match lock after their unlocked try, by why: raced "
+    "(another writer changed the match or its game), refused, begins_or_ends (a game or the "
+    "match began or ended).",
+    ["reason"],
 )
 
 

@@ -26,6 +26,7 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config import metrics
 from games import dice as dice_source
 from games import effects
 from games.effects import Effects
@@ -427,8 +428,12 @@ def play(match_id: int, command: Callable[[Locked], None]) -> Match:
                 command(context)
                 if context.save_guarded():
                     return context.match
-            except (CommandError, NeedsLock):
-                pass
+                reason = "raced"
+            except CommandError:
+                reason = "refused"
+            except NeedsLock:
+                reason = "begins_or_ends"
+            metrics.BOARD_COMMANDS_LOCKED.labels(reason).inc()
     with transaction.atomic():
         context = locked(match_id)
         command(context)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from prometheus_client import REGISTRY
 
 from games import services
 from games.models import Game, Match, Turn
@@ -18,6 +19,11 @@ from tests.factories import make_user
 from tests.threads import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def run_again_under_the_lock(reason: str) -> float:
+    """How many board commands this process ran again under the lock for `reason` (/metrics)."""
+    return REGISTRY.get_sample_value("nardy_board_commands_locked_total", {"reason": reason}) or 0
 
 
 def field_values(instance, leave_out=()) -> dict:
@@ -146,8 +152,10 @@ def test_a_command_raced_between_its_read_and_its_write_runs_again_under_the_loc
 
     monkeypatch.setattr(contexts, "load_unlocked", load_then_another_writer)
     fixed_dice(6, 5)
+    raced = run_again_under_the_lock("raced")
     played = services.game_roll(user=match.creator, match_id=match.pk, version=match.version)
     assert calls == [match.pk]
+    assert run_again_under_the_lock("raced") == raced + 1
     assert played.version == match.version + 1
     stored = Match.objects.get(pk=match.pk)
     assert stored.version == match.version + 1
@@ -159,9 +167,11 @@ def test_a_command_raced_between_its_read_and_its_write_runs_again_under_the_loc
 
 def test_a_refusal_is_answered_from_the_locked_state(fixed_dice):
     match = accepted_match(fixed_dice, ("refuse_w", "refuse_b"))
+    refused = run_again_under_the_lock("refused")
     with pytest.raises(services.CommandError) as refusal:
         services.game_roll(user=match.opponent, match_id=match.pk, version=match.version)
     assert refusal.value.code == "not_your_turn"
+    assert run_again_under_the_lock("refused") == refused + 1
     with pytest.raises(services.CommandError) as refusal:
         services.game_roll(user=match.creator, match_id=match.pk + 10_000, version=None)
     assert refusal.value.code == "not_found"
@@ -221,9 +231,11 @@ def test_a_command_that_ends_a_game_is_written_under_the_lock(fixed_dice, monkey
             raise
 
     monkeypatch.setattr(contexts.Locked, "_follow", follow)
+    ends = run_again_under_the_lock("begins_or_ends")
     ended = services.game_step_play(
         user=match.creator, match_id=match.pk, version=match.version, step=Step(1, BORNE_OFF, 6)
     )
     assert stopped == ["GameOver"]
+    assert run_again_under_the_lock("begins_or_ends") == ends + 1
     assert ended.status == "finished"
     assert Match.objects.get(pk=match.pk).status == "finished"
