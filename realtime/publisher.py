@@ -153,6 +153,11 @@ class _Outbox:
                 if delay is None:
                     raise
                 await asyncio.sleep(delay)
+            except BaseException:
+                # Anything else (an error reply, the task cancelled at shutdown) may also leave
+                # replies unread, which the next batch would take for its own.
+                self.connection = None
+                raise
 
 
 _outbox: _Outbox | None = None
