@@ -114,12 +114,20 @@ def test_the_home_page_shows_live_boards_players_online_leaders_and_joins_a_pool
 
     # The viewer's sockets count them online; one more player comes online, the figure follows.
     page.wait_for_selector("body[data-site-socket=open]")
-    before = _publish()["online"]
-    assert before >= 1, "the viewer's own sockets are online"
-    expect(page.locator("#players-online")).to_have_text(str(before))
-    sync_client().zadd(online_key(), {"987654321": time.time() + 60})
-    _publish()
-    expect(page.locator("#players-online")).to_have_text(str(before + 1))
+    # The sockets of earlier tests stay counted until their entries expire (realtime/
+    # socket_limits.py), and one may expire between the two counts (seen once in a CI run: 14
+    # where 15 was due): the pair is read again when the count fell meanwhile.
+    for _attempt in range(3):
+        before = _publish()["online"]
+        assert before >= 1, "the viewer's own sockets are online"
+        expect(page.locator("#players-online")).to_have_text(str(before))
+        sync_client().zadd(online_key(), {"987654321": time.time() + 60})
+        after = _publish()["online"]
+        if after == before + 1:
+            break
+        sync_client().zrem(online_key(), "987654321")
+    assert after == before + 1
+    expect(page.locator("#players-online")).to_have_text(str(after))
     sync_client().zrem(online_key(), "987654321")
 
     # White rolls, then plays 24/18: the small board shows the dice, then the checker moved.
