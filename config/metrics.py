@@ -14,7 +14,8 @@ What is measured, and where:
 - nardy_celery_tasks_total{task,outcome}: Celery's task signals (config/celery.py connects them).
 - nardy_publish_retries_total: committed events waiting for Redis (games/events.py).
 - nardy_board_commands_locked_total{reason}: board commands run again under the match lock after
-  their unlocked try (games/services/context.py `play`): raced, refused, begins_or_ends.
+  their unlocked try (games/services/context.py `play`): raced, refused, begins_or_ends,
+  other_rows.
 - nardy_pairing_pool_waiting{pool}: players waiting per quick-pairing pool, set by the pool
   sweep (pairing.services.pools_sweep, once per POOL_SWEEP_SECONDS).
 """
@@ -77,7 +78,7 @@ BOARD_COMMANDS_LOCKED = Counter(
     "nardy_board_commands_locked_total",
     "Board commands run again under the match lock after their unlocked try, by why: raced "
     "(another writer changed the match or its game), refused, begins_or_ends (a game or the "
-    "match began or ended).",
+    "match began or ended), other_rows (it wrote more or less than the match and its game).",
     ["reason"],
 )
 

@@ -221,7 +221,7 @@ class Locked:
         if self.versions is not None and isinstance(event, BEGINS_OR_ENDS):
             # A game or the match begins or ends: new rows, ratings and records are written
             # under the lock only (`play`), before anything of it is written here.
-            raise NeedsLock
+            raise NeedsLock("begins_or_ends")
         state, match = self.state, self.match
         copy_onto(match, match_values(match, state))
         if isinstance(event, Started):
@@ -303,13 +303,13 @@ class Locked:
         """The write of a context read without the lock: the match row, its game's and the move
         log's new rows in one statement that writes only if neither row changed since they were
         read (hot_path.write_rows_guarded), then what follows (at once: no transaction is open).
-        False, with nothing written, when one changed, or when the command did more than change
-        those two rows (`play` runs it again under the lock)."""
+        False, with nothing written, when one changed; NeedsLock when the command did more or
+        less than change those two rows (`play` runs it again under the lock either way)."""
         new, changes = self._rows()
         fields = {id(row): names for row, names in changes}
         match_fields, game_fields = fields.get(id(self.match)), fields.get(id(self.game))
-        if new or len(changes) != 2 or not match_fields or not game_fields or self.versions is None:
-            return False
+        if new or len(changes) != 2 or not match_fields or not game_fields:
+            raise NeedsLock("other_rows")
         written = write_rows_guarded(
             self.match, match_fields, self.game, game_fields, self.turns, self.versions
         )
@@ -400,7 +400,13 @@ def announce_ended(match_id: int) -> None:
 
 
 class NeedsLock(Exception):  # noqa: N818 - a signal to `play`, not an error
-    """A command run on a context read without the lock began or ended a game or the match."""
+    """A command run on a context read without the lock must run under it; `reason` says why:
+    "begins_or_ends" (a game or the match began or ended), "other_rows" (it wrote more or less
+    than the match row and its game's)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 def play(match_id: int, command: Callable[[Locked], None]) -> Match:
@@ -431,8 +437,8 @@ def play(match_id: int, command: Callable[[Locked], None]) -> Match:
                 reason = "raced"
             except CommandError:
                 reason = "refused"
-            except NeedsLock:
-                reason = "begins_or_ends"
+            except NeedsLock as needs:
+                reason = needs.reason
             metrics.BOARD_COMMANDS_LOCKED.labels(reason).inc()
     with transaction.atomic():
         context = locked(match_id)
