@@ -2,9 +2,10 @@
 
 `locked(match_id)` locks the Match row (FOR UPDATE, our one actor per match) and loads the
 current game and the players (games/services/hot_path.py: the lock, then one read). The players'
-board commands go through `play`, which first tries them on the rows read without the lock and
-writes them only if neither row changed meanwhile (two statements in autocommit), and falls back
-to the locked path for everything else.
+board commands go through `play`, which first tries them on the rows read without the lock (or
+kept from the match's last command on this process: games/services/kept.py) and writes them only
+if neither row changed meanwhile (one or two statements in autocommit), and falls back to the
+locked path for everything else.
 `Locked.run(operation)` hands the state to the engine (games/rules/match), folds the events it
 decided into the rows, and keeps the wire events. `Locked.save()` writes what changed in one
 statement (hot_path.write_rows; new matches and games through the ORM's `bulk_create`);
@@ -44,6 +45,7 @@ from games.rules.match import (
     TurnEnded,
     apply_event,
 )
+from games.services import kept
 from games.services.errors import refused
 from games.services.follow_up import command_effects
 from games.services.hot_path import (
@@ -303,8 +305,9 @@ class Locked:
         """The write of a context read without the lock: the match row, its game's and the move
         log's new rows in one statement that writes only if neither row changed since they were
         read (hot_path.write_rows_guarded), then what follows (at once: no transaction is open).
-        False, with nothing written, when one changed; NeedsLock when the command did more or
-        less than change those two rows (`play` runs it again under the lock either way)."""
+        True with `versions` now the rows' new ones; False, with nothing written, when one
+        changed; NeedsLock when the command did more or less than change those two rows (`play`
+        runs it again under the lock either way)."""
         new, changes = self._rows()
         fields = {id(row): names for row, names in changes}
         match_fields, game_fields = fields.get(id(self.match)), fields.get(id(self.game))
@@ -313,9 +316,11 @@ class Locked:
         written = write_rows_guarded(
             self.match, match_fields, self.game, game_fields, self.turns, self.versions
         )
-        if written:
-            effects.on_commit(self._saved())
-        return written
+        if written is None:
+            return False
+        self.versions = written
+        effects.on_commit(self._saved())
+        return True
 
     def _rows(self) -> tuple[list[Model], list[tuple[Model, list[str]]]]:
         """The rows to insert and the changed fields of the loaded ones."""
@@ -409,41 +414,65 @@ class NeedsLock(Exception):  # noqa: N818 - a signal to `play`, not an error
         self.reason = reason
 
 
-def play(match_id: int, command: Callable[[Locked], None]) -> Match:
-    """Run a player's board command (games/services/play.py), in two statements when nobody else
-    writes the match meanwhile, else as every other command runs: locked, in a transaction.
+def play(match_id: int, command: Callable[[Locked], None], *, version: int | None = None) -> Match:
+    """Run a player's board command (games/services/play.py), in one or two statements when
+    nobody else writes the match meanwhile, else as every other command runs: locked, in a
+    transaction. `version`: the match version the player sent, if any.
 
-    First on the match as last committed, read without a lock (hot_path.load_unlocked), written
-    by one guarded statement that writes only if the match row and its game's are still the
-    versions read (`save_guarded`): two round trips to PostgreSQL in autocommit instead of five
-    (BEGIN, lock, read, write, COMMIT), and no row lock to log. Rows read so are as good as
-    locked ones for the command: the guard refuses the write if anyone wrote either row in
-    between, and a player's settings or rating read at the same moment are ones this command may
-    come before. The locked path, which decides, runs the command again from the start when
-    the write was refused, when the command was refused (a refusal is answered from the locked
-    state, so its reason is never a race's), and when it begins or ends a game or the match
-    (ratings, records and new rows stay with one transaction). Inside a transaction the caller
-    opened (a test, a task's `atomic`) only the locked path runs: a refusing statement would
-    abort the caller's transaction."""
+    First on the match as last committed, without a lock: the rows this process wrote for the
+    match's last command when it holds them at `version` (games/services/kept.py), else read
+    (hot_path.load_unlocked); written by one guarded statement that writes only if the match
+    row and its game's are still the versions read (`save_guarded`). That is one or two round
+    trips to PostgreSQL in autocommit instead of five (BEGIN, lock, read, write, COMMIT), and no
+    row lock to log. Rows read so are as good as locked ones for the command: the guard refuses
+    the write if anyone wrote either row in between, and a player's settings or rating read a
+    moment before are ones this command may come before. Kept rows that another writer changed
+    meanwhile are read again and the command tried once more. The locked path, which decides,
+    runs the command again from the start when the write was refused, when the command was
+    refused (a refusal is answered from the locked state, so its reason is never a race's), and
+    when it begins or ends a game or the match (ratings, records and new rows stay with one
+    transaction). Inside a transaction the caller opened (a test, a task's `atomic`) only the
+    locked path runs: a refusing statement would abort the caller's transaction."""
     if not transaction.get_connection().in_atomic_block:
-        loaded = load_unlocked(match_id)
-        if loaded is not None:
-            match, game, players, versions = loaded
-            context = context_of(match, game, players, versions=versions)
-            try:
-                command(context)
-                if context.save_guarded():
-                    return context.match
-                reason = "raced"
-            except CommandError:
-                reason = "refused"
-            except NeedsLock as needs:
-                reason = needs.reason
-            metrics.BOARD_COMMANDS_LOCKED.labels(reason).inc()
+        outcome: Match | str | None = None
+        held = kept.take(match_id, version)
+        if held is not None:
+            outcome = _unlocked(command, held.match, held.game, held.players, held.versions)
+        if held is None or outcome == "raced":
+            loaded = load_unlocked(match_id)
+            if loaded is not None:
+                outcome = _unlocked(command, *loaded)
+        if isinstance(outcome, Match):
+            return outcome
+        if outcome is not None:
+            metrics.BOARD_COMMANDS_LOCKED.labels(outcome).inc()
     with transaction.atomic():
         context = locked(match_id)
         command(context)
         context.save()
+    return context.match
+
+
+def _unlocked(
+    command: Callable[[Locked], None],
+    match: Match,
+    game: Game | None,
+    players: Sequence[Player],
+    versions: Versions,
+) -> Match | str:
+    """`command` on rows read without the lock at `versions`, written if neither changed: the
+    match written (its rows kept for the next command), else why it must run again ("raced",
+    "refused", or a NeedsLock reason)."""
+    context = context_of(match, game, players, versions=versions)
+    try:
+        command(context)
+        if not context.save_guarded():
+            return "raced"
+    except CommandError:
+        return "refused"
+    except NeedsLock as needs:
+        return needs.reason
+    kept.keep(context.match, context.game, players, context.versions)
     return context.match
 
 

@@ -295,12 +295,13 @@ def _guarded_update_of(
     model: type[Model], names: tuple[str, ...], after: str | None
 ) -> tuple[str, tuple[Any, ...]]:
     """`_update_of`, only while the row's xmin is the one read, and (`after`) only once the
-    WITH clause named `after` updated its row; RETURNING 1 counts the row updated."""
+    WITH clause named `after` updated its row; it returns the new version's xmin (this
+    statement's transaction: the same for every row it writes)."""
     sql, columns = _update_of(model, names)
     guard = " AND xmin = %s::xid"
     if after is not None:
         guard += f" AND EXISTS (SELECT FROM {after})"
-    return f"{sql}{guard} RETURNING 1", columns
+    return f"{sql}{guard} RETURNING xmin::text AS version", columns
 
 
 def write_rows_guarded(
@@ -310,10 +311,10 @@ def write_rows_guarded(
     game_fields: list[str],
     turns: Sequence[Turn],
     versions: Versions,
-) -> bool:
+) -> Versions | None:
     """Update the match and its game and insert the move log's new rows, in one statement in
-    autocommit, only if neither row changed since `load_unlocked` read `versions`; False (and
-    nothing written) when one did.
+    autocommit, only if neither row changed since `load_unlocked` read `versions`; the rows'
+    new versions, or None (and nothing written) when one changed.
 
     The match row is updated first (w0; its UPDATE waits for a writer holding its lock, as the
     locked path's FOR UPDATE does, then checks the row's newest version), the game only after it
@@ -333,12 +334,13 @@ def write_rows_guarded(
         parts.append(sql)
         for row in turns:
             parameters += [prepare(getattr(row, attname)) for attname, prepare in columns]
-    parts.append("SELECT 1 / (SELECT count(*) FROM w1)")
+    parts.append("SELECT 1 / count(*), max(version) FROM w1")
     try:
         with connection.cursor() as cursor:
             cursor.execute(_statement(tuple(parts)), parameters)
+            ((_, version),) = cursor.fetchall()
     except DataError as error:
         if getattr(error.__cause__, "sqlstate", None) == _DIVISION_BY_ZERO:
-            return False
+            return None
         raise
-    return True
+    return (version, version)

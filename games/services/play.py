@@ -44,7 +44,7 @@ def game_roll(*, user, match_id: int, version: int | None) -> Match:
             )
         )  # fmt: skip
 
-    return play(match_id, command)
+    return play(match_id, command, version=version)
 
 
 def game_step_play(*, user, match_id: int, version: int | None, step: Step) -> Match:
@@ -60,7 +60,7 @@ def game_step_play(*, user, match_id: int, version: int | None, step: Step) -> M
             )
         )  # fmt: skip
 
-    return play(match_id, command)
+    return play(match_id, command, version=version)
 
 
 def game_turn_confirm(*, user, match_id: int, version: int | None) -> Match:
@@ -75,7 +75,7 @@ def game_turn_confirm(*, user, match_id: int, version: int | None) -> Match:
             )
         )
 
-    return play(match_id, command)
+    return play(match_id, command, version=version)
 
 
 def game_turn_undo(*, user, match_id: int, version: int | None) -> Match:
@@ -85,7 +85,7 @@ def game_turn_undo(*, user, match_id: int, version: int | None) -> Match:
         seat = _seat_at_version(context, user, version)
         context.run(lambda state: engine.undo(state, seat=seat))
 
-    return play(match_id, command)
+    return play(match_id, command, version=version)
 
 
 def game_cube_double(*, user, match_id: int, version: int | None) -> Match:
@@ -96,7 +96,7 @@ def game_cube_double(*, user, match_id: int, version: int | None) -> Match:
         seat = _seat_at_version(context, user, version)
         context.run(lambda state: engine.double(state, seat=seat, now=context.now))
 
-    return play(match_id, command)
+    return play(match_id, command, version=version)
 
 
 def _cube_answer(answer, *, user, match_id: int, version: int | None) -> Match:
@@ -108,7 +108,7 @@ def _cube_answer(answer, *, user, match_id: int, version: int | None) -> Match:
             )
         )  # fmt: skip
 
-    return play(match_id, command)
+    return play(match_id, command, version=version)
 
 
 def game_cube_take(*, user, match_id: int, version: int | None) -> Match:

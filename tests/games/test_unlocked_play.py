@@ -56,13 +56,17 @@ def play_a_turn(match: Match, white, fixed_dice) -> None:
     )
 
 
-def test_a_turn_takes_two_statements_a_command_and_writes_what_the_locked_path_writes(fixed_dice):
+def test_a_turn_takes_one_or_two_statements_a_command_and_writes_what_the_locked_path_writes(
+    fixed_dice,
+):
     unlocked = accepted_match(fixed_dice, ("fast_w", "fast_b"))
     white = unlocked.creator
     with CaptureQueriesContext(connection) as queries:
         play_a_turn(unlocked, white, fixed_dice)
     statements = [query["sql"] for query in queries]
-    assert len(statements) == 6, statements  # a read and a write per command
+    # The roll reads and writes; each step starts from the rows the roll's write kept
+    # (games/services/kept.py) and only writes.
+    assert len(statements) == 4, statements
     assert not any("FOR UPDATE" in sql or sql.startswith(("BEGIN", "COMMIT")) for sql in statements)
     assert all("xmin" in sql for sql in statements)
 
@@ -239,3 +243,61 @@ def test_a_command_that_ends_a_game_is_written_under_the_lock(fixed_dice, monkey
     assert run_again_under_the_lock("begins_or_ends") == ends + 1
     assert ended.status == "finished"
     assert Match.objects.get(pk=match.pk).status == "finished"
+
+
+def test_the_rows_kept_after_a_write_are_the_rows_the_database_holds(fixed_dice):
+    """After each board command the process keeps the rows it wrote (games/services/kept.py) for
+    the match's next command, which then reads nothing: they must be what a read returns."""
+    from games.services import kept
+    from games.services.context import row_values
+
+    match = accepted_match(fixed_dice, ("kept_w", "kept_b"))
+    white = match.creator
+    fixed_dice(6, 5)
+    played = services.game_roll(user=white, match_id=match.pk, version=match.version)
+    for step in (Step(24, 18, 6), Step(18, 13, 5)):
+        held = kept.take(match.pk, played.version)
+        assert held is not None
+        read, game, players, versions = load_unlocked(match.pk)
+        assert row_values(held.match) == row_values(read)
+        assert row_values(held.game) == row_values(game)
+        assert (list(held.players), held.versions) == (players, versions)
+        kept.keep(*held[:4])
+        with CaptureQueriesContext(connection) as queries:
+            played = services.game_step_play(
+                user=white, match_id=match.pk, version=played.version, step=step
+            )
+        assert len(queries) == 1, [query["sql"] for query in queries]  # the write alone
+    assert Game.objects.get(match=match).board[12] == 1
+    assert Turn.objects.filter(game__match=match).count() == 1
+
+
+def test_kept_rows_are_not_used_for_a_client_that_saw_a_newer_version(fixed_dice):
+    from games.services import kept
+
+    match = accepted_match(fixed_dice, ("newer_w", "newer_b"))
+    fixed_dice(6, 5)
+    played = services.game_roll(user=match.creator, match_id=match.pk, version=match.version)
+    assert kept.take(match.pk, played.version + 1) is None
+    assert kept.take(match.pk, played.version) is None  # taken: gone either way
+
+
+def test_kept_rows_another_writer_changed_are_read_again(fixed_dice):
+    """Another writer changed the game after this process kept its rows (a clock, a moderator):
+    the guarded write refuses them, and the command is read and run again without the lock,
+    keeping the other writer's change."""
+    match = accepted_match(fixed_dice, ("stale_w", "stale_b"))
+    fixed_dice(6, 5)
+    played = services.game_roll(user=match.creator, match_id=match.pk, version=match.version)
+    Game.objects.filter(match=match).update(turn_deadline=None)  # behind the kept rows' back
+    raced = run_again_under_the_lock("raced")
+    with CaptureQueriesContext(connection) as queries:
+        played = services.game_step_play(
+            user=match.creator, match_id=match.pk, version=played.version, step=Step(24, 18, 6)
+        )
+    # The kept rows' write (refused), the read, the write.
+    assert len(queries) == 3, [query["sql"] for query in queries]
+    assert run_again_under_the_lock("raced") == raced
+    game = Game.objects.get(match=match)
+    assert game.turn_deadline is None and game.board[17] == 1
+    assert Match.objects.get(pk=match.pk).version == played.version
