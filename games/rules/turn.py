@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .board import Board, Side, validate_board, validate_dice, validate_side
+from .prefixes import TurnPrefixes, prefixes
 from .ruleset import RuleSet
 from .sequences import IllegalMove, Step, StepSequence, apply_step, legal_turns
 
@@ -52,7 +53,25 @@ def _legal_sequences(state: TurnState) -> dict[Board, tuple[StepSequence, ...]]:
 
 
 def legal_next_steps(state: TurnState) -> tuple[Step, ...]:
-    """Exactly the steps that begin some complete legal turn from here, sorted."""
+    """Exactly the steps that begin some complete legal turn from here, sorted (highest first).
+
+    Answered without listing the turns (``prefixes.py``); ``literal_next_steps`` is the same
+    answer read from every complete legal turn, and the property tests keep them equal."""
+    return _prefixes(state).next_steps(state.steps)
+
+
+def is_turn_complete(state: TurnState) -> bool:
+    """True when the steps played form a complete legal turn (a pass is complete at once);
+    ``literal_turn_complete`` is the same answer from the listed turns."""
+    return _prefixes(state).complete(state.steps)
+
+
+def _prefixes(state: TurnState) -> TurnPrefixes:
+    return prefixes(state.start_board, state.side, state.dice, state.first_turn, state.rules)
+
+
+def literal_next_steps(state: TurnState) -> tuple[Step, ...]:
+    """``legal_next_steps`` read from every complete legal turn (``sequences.legal_turns``)."""
     played = state.steps
     depth = len(played)
     found: set[Step] = set()
@@ -63,8 +82,8 @@ def legal_next_steps(state: TurnState) -> tuple[Step, ...]:
     return tuple(sorted(found, reverse=True))
 
 
-def is_turn_complete(state: TurnState) -> bool:
-    """True when the steps played form a complete legal turn (a pass is complete at once)."""
+def literal_turn_complete(state: TurnState) -> bool:
+    """``is_turn_complete`` read from every complete legal turn (``sequences.legal_turns``)."""
     sequences = _legal_sequences(state).get(state.board, ())
     return state.steps in sequences
 

@@ -14,6 +14,7 @@ from games.rules import (
     board_from_points,
     checkers_on_board,
     choose_turn,
+    combined_moves,
     has_illegal_block,
     is_turn_complete,
     legal_end_boards,
@@ -27,7 +28,9 @@ from games.rules import (
     start_turn,
     winner_of,
 )
+from games.rules.combined import literal_combined_moves
 from games.rules.sequences import Step, dice_list, head_limit, step_problem
+from games.rules.turn import TurnState, literal_next_steps, literal_turn_complete
 
 PROPERTY_SETTINGS = settings(
     max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -160,6 +163,64 @@ def test_fast_generator_matches_the_literal_enumerator(position, dice) -> None:
     assert legal_end_boards(board, side, dice, first_turn, rules) == set(
         legal_turns(board, side, dice, first_turn, rules)
     )
+
+
+def _literal_and_fast_agree(state) -> None:
+    """The board's three questions (games/rules/prefixes.py) answered as the literal listing of
+    every complete legal turn answers them."""
+    assert legal_next_steps(state) == literal_next_steps(state), state
+    assert is_turn_complete(state) == literal_turn_complete(state), state
+    assert combined_moves(state) == literal_combined_moves(state), state
+
+
+@PROPERTY_SETTINGS
+@given(positions, dice_strategy, st.lists(st.integers(0, 1000), min_size=5, max_size=5))
+def test_the_answers_at_each_step_match_the_literal_enumerator(position, dice, choices) -> None:
+    """At every step of a turn played with drawn choices, and after a step that breaks the
+    turn (any playable step not offered, or one of a die not rolled): the same answers."""
+    board, side, first_turn, rules = position
+    state = start_turn(board, side, dice, first_turn, rules)
+    for choice in choices:
+        _literal_and_fast_agree(state)
+        offered = legal_next_steps(state)
+        sign = 1 if side == "w" else -1
+        own = [p for p in range(24, 0, -1) if state.board[own_point_to_index(side, p)] * sign > 0]
+        stray = [
+            Step(point, max(point - die, 0), die)
+            for point in own
+            for die in range(1, 7)
+            if Step(point, max(point - die, 0), die) not in offered
+        ]
+        if stray:
+            wrong = state.steps + (stray[choice % len(stray)],)
+            _literal_and_fast_agree(TurnState(board, side, dice, first_turn, rules, wrong))
+        if not offered:
+            break
+        state = play_step(state, offered[choice % len(offered)])
+    _literal_and_fast_agree(state)
+
+
+def test_the_answers_match_the_literal_enumerator_on_every_roll_of_chosen_positions() -> None:
+    """Every roll from the start (the head exceptions of the first turn), from a position in
+    the middle, and from two where some rolls play one die only (one checker left, hemmed in;
+    one checker to bear off from point 2), under the larger-die rule and the mover's choice:
+    the same answers at each step of every complete turn."""
+    from games.rules import TOURNAMENT, TRADITIONAL
+
+    middle = board_from_points({24: 9, 19: 2, 13: 2, 6: 2}, {24: 11, 20: 2, 8: 2})
+    hemmed = board_from_points({12: 1}, {22: 1, 18: 1, 10: 1, 5: 1, 15: 2, 9: 1, 16: 1, 6: 1})
+    last = board_from_points({2: 1}, {17: 2, 12: 1, 18: 1, 9: 1})
+    choice = RuleSet(single_die="choice", head_exception="generalised")
+    positions = ((START_BOARD, True), (middle, False), (hemmed, False), (last, False))
+    for board, first_turn in positions:
+        for first in range(1, 7):
+            for second in range(1, 7):
+                for rules in (TRADITIONAL, TOURNAMENT, choice):
+                    states = [start_turn(board, "w", (first, second), first_turn, rules)]
+                    while states:
+                        state = states.pop()
+                        _literal_and_fast_agree(state)
+                        states += [play_step(state, step) for step in legal_next_steps(state)]
 
 
 @PROPERTY_SETTINGS
