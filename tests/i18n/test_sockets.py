@@ -86,3 +86,35 @@ async def test_a_services_refusal_comes_in_the_signed_in_users_saved_language(cl
     assert frame_error["message"] == translated("ro", "Unknown message type %(type)r.") % {
         "type": "fly"
     }
+
+
+async def test_sockets_of_one_process_keep_their_own_languages():
+    """Each socket's language is active in its own task only (realtime/socket.py `dispatch`):
+    frames sent on a Russian and an English socket in turn are each answered in their socket's
+    language, and the caller's language is untouched."""
+
+    @sync_to_async
+    def open_match():
+        return services.match_create(creator=make_user()).pk
+
+    path = f"/ws/matches/{await open_match()}/"
+    russian = WebsocketCommunicator(
+        application, path, headers=BASE_HEADERS + [(b"accept-language", b"ru")]
+    )
+    english = WebsocketCommunicator(application, path, headers=BASE_HEADERS)
+    for socket in (russian, english):
+        connected, _ = await socket.connect()
+        assert connected
+    unknown = "Unknown message type %(type)r."
+    before = translation.get_language()
+    for _ in range(2):
+        for socket, language in ((russian, "ru"), (english, "en")):
+            await socket.send_json_to({"type": "fly"})
+            while (message := await socket.receive_json_from(timeout=5))["type"] != "error":
+                pass
+            assert message["message"] == (
+                translated(language, unknown) if language == "ru" else unknown
+            ) % {"type": "fly"}
+    assert translation.get_language() == before
+    for socket in (russian, english):
+        await socket.disconnect()
