@@ -21,29 +21,18 @@ def combined_moves(state: TurnState) -> tuple[StepSequence, ...]:
     """Every path of two or more steps of one checker that begins a complete legal turn from
     here, one per (source, destination, dice used), in a stable order.
 
-    A path begins a complete legal turn exactly when each of its steps begins one after the
-    steps before it, so the paths grow one legal next step at a time (``prefixes.py``);
+    The paths come from ``prefixes.py`` (`checker_paths`), without listing the turns;
     ``literal_combined_moves`` reads them from every listed turn, and the property tests keep
     the two equal."""
     turn = prefixes(state.start_board, state.side, state.dice, state.first_turn, state.rules)
     found: dict[tuple[int, int, tuple[int, ...]], StepSequence] = {}
-
-    def grow(path: StepSequence) -> None:
-        last = path[-1]
-        if last.destination == BORNE_OFF:
-            return
-        for following in turn.next_steps(state.steps + path):
-            if following.source != last.destination:
-                continue
-            longer = (*path, following)
-            key = (path[0].source, following.destination, tuple(sorted(s.die for s in longer)))
-            # The larger die first when both orders are legal: the same as the board shows.
-            if key not in found or _order(longer) > _order(found[key]):
-                found[key] = longer
-            grow(longer)
-
-    for first in turn.next_steps(state.steps):
-        grow((first,))
+    for path in turn.checker_paths(state.steps):
+        if len(path) < 2:
+            continue
+        key = (path[0].source, path[-1].destination, tuple(sorted(step.die for step in path)))
+        # The larger die first when both orders are legal: the same as the board shows.
+        if key not in found or _order(path) > _order(found[key]):
+            found[key] = path
     return tuple(found[key] for key in sorted(found, reverse=True))
 
 

@@ -173,6 +173,32 @@ class TurnPrefixes:
         answer = self._next[played] = tuple(sorted(set(steps), reverse=True))
         return answer
 
+    def checker_paths(self, played: StepSequence) -> tuple[StepSequence, ...]:
+        """Every path of one checker's steps (one step or more, each from where the last one
+        landed) that, after `played`, begins some complete legal turn: a step begins one after
+        the path before it exactly when it is playable there and the turn can be completed
+        after it (the larger-die rule concerns a turn's first step, which `next_steps` gives)."""
+        position = self._position_after(played)
+        if position is None:
+            return ()
+        paths: list[StepSequence] = []
+        limit = self.head_limit
+
+        def grow(path: StepSequence, at: _Position, left: int) -> None:
+            paths.append(path)
+            last = path[-1]
+            if last.destination == BORNE_OFF or left == 0:
+                return
+            for step, after in self._playable(at, limit):
+                if step.source == last.destination and self._can_play(after, left - 1, limit):
+                    grow((*path, step), after, left - 1)
+
+        offered = self.next_steps(played)
+        for step, after in self._playable(position, limit):
+            if step in offered:
+                grow((step,), after, self.length - len(played) - 1)
+        return tuple(paths)
+
     def complete(self, played: StepSequence) -> bool:
         """Whether `played` is a complete legal turn (a roll that cannot be played is complete
         with no step)."""
