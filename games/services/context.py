@@ -14,6 +14,7 @@ statement (hot_path.write_rows; new matches and games through the ORM's `bulk_cr
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -473,7 +474,9 @@ def _unlocked(
     except NeedsLock as needs:
         return needs.reason
     kept.keep(context.match, context.game, players, context.versions)
-    return context.match
+    # The caller gets a copy: the kept rows are the next command's to change, perhaps in another
+    # thread before the caller has read this one's version.
+    return copy.copy(context.match)
 
 
 def locked(match_id: int) -> Locked:

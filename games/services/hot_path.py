@@ -14,8 +14,9 @@ games are written by the ORM (`bulk_create`), their ids read back.
 The board commands first run without the lock (context.py `play`): `load_unlocked` is the same
 read in autocommit, with each row's xmin, and `write_rows_guarded` writes only if both rows are
 still those versions, so a command is two round trips instead of five (BEGIN, lock, read,
-write, COMMIT). bench/live_load.py, 250 matches, back to back: Daphne 3.68 -> 3.31 ms and
-PostgreSQL 1.18 -> 1.07 ms CPU per command.
+write, COMMIT), and one when the process kept the rows its last write left (kept.py).
+bench/live_load.py, 250 matches, back to back: Daphne 3.68 -> 3.31 ms and PostgreSQL
+1.18 -> 1.07 ms CPU per command for the two.
 
 Supported API only: the SQL text comes from the models' documented `_meta` (Options API) and
 runs on Django's own cursor; rows become instances through `Model.from_db` after each field's

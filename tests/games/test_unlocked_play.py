@@ -258,6 +258,7 @@ def test_the_rows_kept_after_a_write_are_the_rows_the_database_holds(fixed_dice)
     for step in (Step(24, 18, 6), Step(18, 13, 5)):
         held = kept.take(match.pk, played.version)
         assert held is not None
+        assert held.match is not played  # the caller's copy: the next command changes these
         read, game, players, versions = load_unlocked(match.pk)
         assert row_values(held.match) == row_values(read)
         assert row_values(held.game) == row_values(game)
