@@ -12,6 +12,8 @@ so one order is kept for each (source, destination, dice used); where several re
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .prefixes import prefixes
 from .sequences import BORNE_OFF, Step, StepSequence, legal_turns
 from .turn import TurnState
@@ -25,22 +27,14 @@ def combined_moves(state: TurnState) -> tuple[StepSequence, ...]:
     ``literal_combined_moves`` reads them from every listed turn, and the property tests keep
     the two equal."""
     turn = prefixes(state.start_board, state.side, state.dice, state.first_turn, state.rules)
-    found: dict[tuple[int, int, tuple[int, ...]], StepSequence] = {}
-    for path in turn.checker_paths(state.steps):
-        if len(path) < 2:
-            continue
-        key = (path[0].source, path[-1].destination, tuple(sorted(step.die for step in path)))
-        # The larger die first when both orders are legal: the same as the board shows.
-        if key not in found or _order(path) > _order(found[key]):
-            found[key] = path
-    return tuple(found[key] for key in sorted(found, reverse=True))
+    return _one_per_move(path for path in turn.checker_paths(state.steps) if len(path) >= 2)
 
 
 def literal_combined_moves(state: TurnState) -> tuple[StepSequence, ...]:
     """``combined_moves`` read from every complete legal turn (``sequences.legal_turns``)."""
     played = state.steps
     depth = len(played)
-    found: dict[tuple[int, int, tuple[int, ...]], StepSequence] = {}
+    paths: list[StepSequence] = []
     turns = legal_turns(state.start_board, state.side, state.dice, state.first_turn, state.rules)
     for sequences in turns.values():
         for steps in sequences:
@@ -52,11 +46,18 @@ def literal_combined_moves(state: TurnState) -> tuple[StepSequence, ...]:
                 if last.destination == BORNE_OFF or following.source != last.destination:
                     break
                 path.append(following)
-                key = (path[0].source, following.destination, tuple(sorted(s.die for s in path)))
-                candidate = tuple(path)
-                # The larger die first when both orders are legal: the same as the board shows.
-                if key not in found or _order(candidate) > _order(found[key]):
-                    found[key] = candidate
+                paths.append(tuple(path))
+    return _one_per_move(paths)
+
+
+def _one_per_move(paths: Iterable[StepSequence]) -> tuple[StepSequence, ...]:
+    """One path per (source, destination, dice used), in a stable order: the larger die first
+    when both orders are legal, the same as the board shows."""
+    found: dict[tuple[int, int, tuple[int, ...]], StepSequence] = {}
+    for path in paths:
+        key = (path[0].source, path[-1].destination, tuple(sorted(step.die for step in path)))
+        if key not in found or _order(path) > _order(found[key]):
+            found[key] = path
     return tuple(found[key] for key in sorted(found, reverse=True))
 
 

@@ -14,6 +14,8 @@ from games import services
 from games.models import Game, Match, Turn
 from games.rules import BORNE_OFF, Step
 from games.services import context as contexts
+from games.services import kept
+from games.services.context import row_values
 from games.services.hot_path import load_unlocked, lock_and_load, write_rows_guarded
 from tests.factories import make_user
 from tests.threads import run_together
@@ -248,9 +250,6 @@ def test_a_command_that_ends_a_game_is_written_under_the_lock(fixed_dice, monkey
 def test_the_rows_kept_after_a_write_are_the_rows_the_database_holds(fixed_dice):
     """After each board command the process keeps the rows it wrote (games/services/kept.py) for
     the match's next command, which then reads nothing: they must be what a read returns."""
-    from games.services import kept
-    from games.services.context import row_values
-
     match = accepted_match(fixed_dice, ("kept_w", "kept_b"))
     white = match.creator
     fixed_dice(6, 5)
@@ -274,8 +273,6 @@ def test_the_rows_kept_after_a_write_are_the_rows_the_database_holds(fixed_dice)
 
 
 def test_kept_rows_are_not_used_for_a_client_that_saw_a_newer_version(fixed_dice):
-    from games.services import kept
-
     match = accepted_match(fixed_dice, ("newer_w", "newer_b"))
     fixed_dice(6, 5)
     played = services.game_roll(user=match.creator, match_id=match.pk, version=match.version)
