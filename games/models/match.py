@@ -13,12 +13,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.fairness import commitment, new_server_seed
 from games.models.choices import (
-    CLIENT_SEED_REGEX,
-    RESERVE_SECONDS_CHOICES,
     RULE_COLUMNS,
     SEED_REVEALED_STATUSES,
     SERVER_SEED_REGEX,
-    TURN_SECONDS_CHOICES,
     BlockRelease,
     CubeRaise,
     DiceSource,
@@ -33,19 +30,8 @@ from games.models.choices import (
     TimeControl,
     new_invite_token,
 )
+from games.models.domains import TypedCharField, TypedIntegerField, TypedSmallIntegerField
 from games.rules import RuleSet, rule_set
-from games.rules.ruleset import (
-    BLOCK_RELEASES,
-    CUBE_RAISES,
-    GAME_STARTERS,
-    HEAD_EXCEPTIONS,
-    MATCH_LENGTHS,
-    OPENING_MODES,
-    RULE_SET_NAMES,
-    SINGLE_DIE_MODES,
-    SIX_BLOCK_MODES,
-    TIME_CONTROLS,
-)
 
 
 class Match(models.Model):
@@ -66,43 +52,59 @@ class Match(models.Model):
     )  # fmt: skip
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # An open challenge's rating range: only players inside it may accept (either end optional).
-    min_rating = models.PositiveSmallIntegerField(_("lowest rating"), null=True, blank=True)
-    max_rating = models.PositiveSmallIntegerField(_("highest rating"), null=True, blank=True)
+    min_rating = TypedSmallIntegerField(
+        _("lowest rating"), null=True, blank=True, domain="nonneg_smallint"
+    )
+    max_rating = TypedSmallIntegerField(
+        _("highest rating"), null=True, blank=True, domain="nonneg_smallint"
+    )
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
 
-    rule_set_name = models.CharField(
-        _("rule set"), max_length=16, choices=RuleSetName.choices, default=RuleSetName.TRADITIONAL
+    rule_set_name = TypedCharField(
+        _("rule set"), max_length=16, choices=RuleSetName.choices, default=RuleSetName.TRADITIONAL,
+        domain="games_rule_set_name",
+    )  # fmt: skip
+    six_block = TypedCharField(max_length=16, choices=SixBlock.choices, domain="games_six_block")
+    head_exception = TypedCharField(
+        max_length=16, choices=HeadException.choices, domain="games_head_exception"
     )
-    six_block = models.CharField(max_length=16, choices=SixBlock.choices)
-    head_exception = models.CharField(max_length=16, choices=HeadException.choices)
-    opening = models.CharField(max_length=16, choices=Opening.choices)
+    opening = TypedCharField(max_length=16, choices=Opening.choices, domain="games_opening")
     undo_allowed = models.BooleanField()
-    length = models.PositiveSmallIntegerField(_("match length"), default=1)
+    length = TypedSmallIntegerField(_("match length"), default=1, domain="games_match_length")
     # The columns added after the first release carry database defaults too, so rows written
     # without them (code of the previous release during a deploy, historical models in
     # migrations) get the engine's default instead of failing.
-    single_die = models.CharField(
-        max_length=16, choices=SingleDie.choices, default="larger", db_default="larger"
-    )
-    block_release = models.CharField(
-        max_length=16, choices=BlockRelease.choices, default="ahead", db_default="ahead"
-    )
-    game_starter = models.CharField(
-        max_length=16, choices=GameStarter.choices, default="winner", db_default="winner"
-    )
+    single_die = TypedCharField(
+        max_length=16, choices=SingleDie.choices, default="larger", db_default="larger",
+        domain="games_single_die",
+    )  # fmt: skip
+    block_release = TypedCharField(
+        max_length=16, choices=BlockRelease.choices, default="ahead", db_default="ahead",
+        domain="games_block_release",
+    )  # fmt: skip
+    game_starter = TypedCharField(
+        max_length=16, choices=GameStarter.choices, default="winner", db_default="winner",
+        domain="games_game_starter",
+    )  # fmt: skip
     doubling_cube = models.BooleanField(_("doubling cube"), default=False, db_default=False)
-    cube_raise = models.CharField(
-        max_length=16, choices=CubeRaise.choices, default="geometric", db_default="geometric"
-    )
+    cube_raise = TypedCharField(
+        max_length=16, choices=CubeRaise.choices, default="geometric", db_default="geometric",
+        domain="games_cube_raise",
+    )  # fmt: skip
     crawford = models.BooleanField(_("Crawford rule"), default=True, db_default=True)
     # The number of the match's Crawford game once it has started (0: not yet).
-    crawford_game = models.PositiveSmallIntegerField(default=0, db_default=0)
-    turn_seconds = models.PositiveSmallIntegerField(_("seconds per turn"), null=True, blank=True)
-    reserve_seconds = models.PositiveSmallIntegerField(_("reserve seconds"), default=0)
+    crawford_game = TypedSmallIntegerField(default=0, db_default=0, domain="nonneg_smallint")
+    turn_seconds = TypedSmallIntegerField(
+        _("seconds per turn"), null=True, blank=True, domain="games_turn_seconds"
+    )
+    reserve_seconds = TypedSmallIntegerField(
+        _("reserve seconds"), default=0, domain="games_reserve_seconds"
+    )
     # How the time is counted (games/rules/clock.py); the seeds' clocks have fixed figures, so
     # turn_seconds and reserve_seconds belong to the platform's "turn" clock only.
-    time_control = models.CharField(
+    time_control = TypedCharField(
         _("time control"),
+        domain="games_time_control",
         max_length=16,
         choices=TimeControl.choices,
         default=TimeControl.TURN,
@@ -110,28 +112,31 @@ class Match(models.Model):
     )
     rated = models.BooleanField(_("rated"), default=True)
 
-    status = models.CharField(
-        max_length=16, choices=MatchStatus.choices, default=MatchStatus.OPEN, db_index=True
-    )
-    score_creator = models.PositiveSmallIntegerField(default=0)
-    score_opponent = models.PositiveSmallIntegerField(default=0)
-    timeouts_creator = models.PositiveSmallIntegerField(default=0)
-    timeouts_opponent = models.PositiveSmallIntegerField(default=0)
-    reserve_ms_creator = models.PositiveIntegerField(default=0)
-    reserve_ms_opponent = models.PositiveIntegerField(default=0)
+    status = TypedCharField(
+        max_length=16, choices=MatchStatus.choices, default=MatchStatus.OPEN, db_index=True,
+        domain="games_match_status",
+    )  # fmt: skip
+    score_creator = TypedSmallIntegerField(default=0, domain="nonneg_smallint")
+    score_opponent = TypedSmallIntegerField(default=0, domain="nonneg_smallint")
+    timeouts_creator = TypedSmallIntegerField(default=0, domain="nonneg_smallint")
+    timeouts_opponent = TypedSmallIntegerField(default=0, domain="nonneg_smallint")
+    reserve_ms_creator = TypedIntegerField(default=0, domain="nonneg_integer")
+    reserve_ms_opponent = TypedIntegerField(default=0, domain="nonneg_integer")
     winner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="won_matches",
         null=True, blank=True,
     )  # fmt: skip
-    end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
+    end_reason = TypedCharField(
+        max_length=16, choices=EndReason.choices, blank=True, domain="games_end_reason"
+    )
     # Who aborted the match before it really started, for the abort warning.
-    aborted_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    rematch_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    aborted_by_seat = TypedSmallIntegerField(null=True, blank=True, domain="games_seat")
+    rematch_offered_by = TypedSmallIntegerField(null=True, blank=True, domain="nonneg_smallint")
     rematch_declined = models.BooleanField(default=False)
     rematch = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
     )
-    version = models.PositiveIntegerField(default=0)
+    version = TypedIntegerField(default=0, domain="nonneg_integer")
 
     # Provably fair dice (games/fairness): the server seed is drawn when the challenge is made and
     # stays secret (no page, socket, export, log or admin form shows it) until the match ends;
@@ -141,14 +146,23 @@ class Match(models.Model):
     server_seed = models.CharField(
         max_length=64, default=new_server_seed, db_default="", editable=False
     )
-    client_seed_creator = models.CharField(max_length=64, blank=True, db_default="")
-    client_seed_opponent = models.CharField(max_length=64, blank=True, db_default="")
-    rematch_client_seed = models.CharField(max_length=64, blank=True, db_default="")
+    client_seed_creator = TypedCharField(
+        max_length=64, blank=True, db_default="", domain="games_client_seed"
+    )
+    client_seed_opponent = TypedCharField(
+        max_length=64, blank=True, db_default="", domain="games_client_seed"
+    )
+    rematch_client_seed = TypedCharField(
+        max_length=64, blank=True, db_default="", domain="games_client_seed"
+    )
     # The offered rematch's server seed, drawn with the offer (only its hash is shown).
-    rematch_server_seed = models.CharField(max_length=64, blank=True, db_default="", editable=False)
-    dice_source = models.CharField(
+    rematch_server_seed = TypedCharField(
+        max_length=64, blank=True, db_default="", editable=False,
+        domain="games_rematch_server_seed",
+    )  # fmt: skip
+    dice_source = TypedCharField(
         max_length=8, choices=DiceSource.choices, default=DiceSource.FAIR,
-        db_default=DiceSource.LEGACY,
+        db_default=DiceSource.LEGACY, domain="games_dice_source",
     )  # fmt: skip
 
     created_at = models.DateTimeField(auto_now_add=True)
@@ -163,55 +177,12 @@ class Match(models.Model):
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["-created_at"]
+        # A rule on one column is the column's type (games/models/domains.py: PostgreSQL checks
+        # every constraint here at every UPDATE of the row); these tie columns together.
         constraints = [
-            models.CheckConstraint(
-                condition=Q(status__in=MatchStatus.values), name="match_status_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(end_reason__in=[*EndReason.values, ""]), name="match_end_reason_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(length__in=MATCH_LENGTHS), name="match_length_valid"
-            ),
-            # The rule options hold only the engine's values (games/rules/ruleset.py).
-            models.CheckConstraint(
-                condition=Q(rule_set_name__in=RULE_SET_NAMES), name="match_rule_set_name_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(six_block__in=SIX_BLOCK_MODES), name="match_six_block_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(head_exception__in=HEAD_EXCEPTIONS), name="match_head_exception_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(opening__in=OPENING_MODES), name="match_opening_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(single_die__in=SINGLE_DIE_MODES), name="match_single_die_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(block_release__in=BLOCK_RELEASES), name="match_block_release_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(game_starter__in=GAME_STARTERS), name="match_game_starter_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(cube_raise__in=CUBE_RAISES), name="match_cube_raise_valid"
-            ),
             # No cube in one-point matches (games/rules/cube.py).
             models.CheckConstraint(
                 condition=Q(doubling_cube=False) | ~Q(length=1), name="match_cube_needs_length"
-            ),
-            models.CheckConstraint(
-                condition=Q(turn_seconds__isnull=True) | Q(turn_seconds__in=TURN_SECONDS_CHOICES),
-                name="match_turn_seconds_valid",
-            ),
-            models.CheckConstraint(
-                condition=Q(reserve_seconds__in=RESERVE_SECONDS_CHOICES),
-                name="match_reserve_seconds_valid",
-            ),
-            models.CheckConstraint(
-                condition=Q(time_control__in=TIME_CONTROLS), name="match_time_control_valid"
             ),
             # The seeds' clocks have their own figures: no turn time or reserve of the platform's.
             models.CheckConstraint(
@@ -253,30 +224,16 @@ class Match(models.Model):
                 | Q(min_rating__lte=F("max_rating")),
                 name="match_rating_range_ordered",
             ),
+            # (aborted_by_seat is a seat by its type.)
             models.CheckConstraint(
-                condition=Q(aborted_by_seat__isnull=True)
-                | Q(aborted_by_seat__in=(0, 1), status="aborted"),
+                condition=Q(aborted_by_seat__isnull=True) | Q(status="aborted"),
                 name="match_aborted_by_a_seat",
-            ),
-            models.CheckConstraint(
-                condition=Q(dice_source__in=DiceSource.values), name="match_dice_source_valid"
             ),
             # A match that may still roll has a server seed to roll with.
             models.CheckConstraint(
                 condition=~Q(status__in=["open", "active"])
                 | Q(server_seed__regex=SERVER_SEED_REGEX),
                 name="match_seeded_while_playing",
-            ),
-            models.CheckConstraint(
-                condition=Q(client_seed_creator__regex=CLIENT_SEED_REGEX)
-                & Q(client_seed_opponent__regex=CLIENT_SEED_REGEX)
-                & Q(rematch_client_seed__regex=CLIENT_SEED_REGEX),
-                name="match_client_seeds_valid",
-            ),
-            models.CheckConstraint(
-                condition=Q(rematch_server_seed="")
-                | Q(rematch_server_seed__regex=SERVER_SEED_REGEX),
-                name="match_rematch_server_seed_valid",
             ),
             # At most one open public challenge per player (no lobby spam).
             models.UniqueConstraint(
