@@ -4,9 +4,9 @@ Every command locks the Match row (`select_for_update`) before touching the matc
 game: that row lock is our one-actor-per-game (lila's RoundAsyncActor). `Match.version` is bumped
 by every change and carried by every socket event (docs/protocol.md).
 
-The tables live in three modules: `choices` (the vocabulary: rule options as columns, statuses,
-reasons, seeds' shapes), `match` (Match) and `game` (Game and its Turn log); every name is
-imported from here.
+The tables live in four modules: `choices` (the vocabulary: rule options as columns, statuses,
+reasons, seeds' shapes), `domains` (the columns' one-column rules as PostgreSQL types), `match`
+(Match) and `game` (Game and its Turn log); every name is imported from here.
 """
 
 from games.models.choices import (

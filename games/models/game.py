@@ -102,9 +102,8 @@ class Turn(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="turns"
     )
     dice = ArrayField(models.PositiveSmallIntegerField(), size=2)
-    roll = TypedSmallIntegerField(
-        domain="nonneg_smallint", null=True, blank=True
-    )  # null: older dice
+    # Null for the dice of a match from before provably fair dice.
+    roll = TypedSmallIntegerField(domain="nonneg_smallint", null=True, blank=True)
     steps = models.JSONField(default=list, blank=True)
     board_after = ArrayField(models.SmallIntegerField(), size=24)
     by_server = models.BooleanField(default=False)
