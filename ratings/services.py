@@ -32,11 +32,15 @@ class Applied(TypedDict):
 
 
 def _lock_ratings(user_ids: list[int]) -> dict[int, Rating]:
-    """The players' Rating rows, created at 1500 when missing, locked in user-id order."""
+    """The players' Rating rows, created at 1500 when missing, locked in user-id order.
+
+    The missing rows are inserted in user-id order too: two transactions inserting the same two
+    new rows in opposite orders would each wait on the other's uncommitted index entry."""
+    ordered = sorted(set(user_ids))
     Rating.objects.bulk_create(
-        [Rating(user_id=user_id) for user_id in user_ids], ignore_conflicts=True
+        [Rating(user_id=user_id) for user_id in ordered], ignore_conflicts=True
     )
-    rows = Rating.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
+    rows = Rating.objects.select_for_update().filter(user_id__in=ordered).order_by("user_id")
     return {row.user_id: row for row in rows}
 
 

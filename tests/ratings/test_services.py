@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from accounts.models import User
 from games import services as game_services
 from ratings import elo
 from ratings.models import PeriodWins, Rating, RatingChange
@@ -129,6 +130,25 @@ def test_two_matches_of_the_same_players_ending_at_once_both_count():
     # Whatever the order, the sum of both ratings moved by the two K-5 figures' difference only.
     total = state(anna)[0] + state(boris)[0]
     assert total == sum(RatingChange.objects.values_list("delta", flat=True)) + 3000
+
+
+@pytest.mark.django_db(transaction=True)
+def test_new_players_two_matches_ending_at_once_never_deadlock():
+    # Both players' Rating rows are created by whichever match ends first; two matches naming
+    # them in opposite orders must still insert them in one order. The test above only sometimes
+    # hits this race; 80 fresh pairs hit it on every run when the inserts followed the callers'
+    # order.
+    def both_end(anna: User, boris: User) -> None:
+        first, second = finished_match(anna, boris), finished_match(boris, anna)
+        run_together(
+            lambda: rating_apply_match(match=first, winner_id=anna.pk, loser_id=boris.pk),
+            lambda: rating_apply_match(match=second, winner_id=boris.pk, loser_id=anna.pk),
+        )
+
+    for pair in range(80):
+        anna, boris = make_user(f"n{pair}_anna"), make_user(f"n{pair}_boris")
+        both_end(anna, boris)
+        assert state(anna)[1:4] == state(boris)[1:4] == (2, 2, 1)
 
 
 def test_revert_restores_both_players_exactly(two_players):
