@@ -125,15 +125,17 @@ def numbered(sql: str, params) -> tuple[str, list]:
     return re.sub(r"%%|%\((\w+)\)s|%s", number, sql), values
 
 
-def rows_read(ran, *, generic: bool) -> dict[str, int]:
+def rows_read(ran, *, generic: bool) -> tuple[dict[str, int], list[str]]:
     """Per table, the rows the scans of these statements read (returned or filtered out), each
     statement run again as a prepared one under EXPLAIN ANALYZE: with the plan for its values,
     or (`generic`) with the plan PostgreSQL keeps for any values once a statement has been
-    executed a few times on a connection, as the site's are (config/settings.py)."""
+    executed a few times on a connection, as the site's are (config/settings.py). With them,
+    each statement and its plan's shape: which plan PostgreSQL chose is what a failure needs
+    to show."""
     import psycopg.sql
 
     read: dict[str, int] = {}
-    plans.clear()
+    plans: list[str] = []
 
     def walk(node, depth: int = 0) -> list[str]:
         shape = [f"{'  ' * depth}{node['Node Type']} {node.get('Index Name', '')}".rstrip()]
@@ -172,12 +174,7 @@ def rows_read(ran, *, generic: bool) -> dict[str, int]:
             cursor.execute("DEALLOCATE probe")
         cursor.execute("SET LOCAL enable_seqscan = on")
         cursor.execute("SET LOCAL plan_cache_mode = auto")
-    return read
-
-
-# The plans rows_read last ran, each statement with its plan's shape: printed when a bound is
-# exceeded, since which plan PostgreSQL chose is what a failure needs to show.
-plans: list[str] = []
+    return read, plans
 
 
 def listed_ids(html: str) -> list[int]:
@@ -225,7 +222,7 @@ def test_a_profile_reads_a_page_of_rows_however_many_matches_and_changes(client)
     for ran in (first, deep, newer):
         assert not any(re.search(r"\b(COUNT|OFFSET)\b", sql, re.I) for sql, _ in ran)
         for generic in (False, True):
-            read = rows_read(ran, generic=generic)
+            read, plans = rows_read(ran, generic=generic)
             # A page and the keys either side of it from each seat; the chart's points.
             shown = f"generic plan: {generic}, rows read: {read}\n\n" + "\n\n".join(plans)
             assert read.get(Match._meta.db_table, 0) <= 4 * (MATCH_LIST_SIZE + 2), shown
