@@ -109,19 +109,23 @@ DOMAINS: dict[str, Domain] = {
 }
 
 
+def _constraint(name: str, check: str) -> str:
+    """A domain's one named check, as CREATE DOMAIN and ALTER DOMAIN ADD both spell it."""
+    return f"CONSTRAINT {name}_valid CHECK ({check})"
+
+
 def create_sql(name: str) -> str:
     domain = DOMAINS[name]
-    return f"CREATE DOMAIN {name} AS {domain.base} CONSTRAINT {name}_valid CHECK ({domain.check})"
+    return f"CREATE DOMAIN {name} AS {domain.base} {_constraint(name, domain.check)}"
 
 
-def alter_sql(name: str) -> list[str]:
-    """The statements that give an existing domain the check `DOMAINS` declares (a migration's
-    RunSQL); adding the check checks the rows already there. A new base type (a longer varchar)
-    is a new domain, not this."""
-    check = DOMAINS[name].check
+def alter_sql(name: str, check: str | None = None) -> list[str]:
+    """The statements that give an existing domain the check `DOMAINS` declares, or `check` (a
+    migration's RunSQL); adding the check checks the rows already there. A new base type (a
+    longer varchar) is a new domain, not this."""
     return [
         f"ALTER DOMAIN {name} DROP CONSTRAINT {name}_valid",
-        f"ALTER DOMAIN {name} ADD CONSTRAINT {name}_valid CHECK ({check})",
+        f"ALTER DOMAIN {name} ADD {_constraint(name, check or DOMAINS[name].check)}",
     ]
 
 
