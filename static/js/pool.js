@@ -41,6 +41,7 @@ export class PoolPanel {
     this.status = null; // the last pool_waiting, with when it came
     this.proposal = null;
     this.ticker = null;
+    this.waitingJoin = null; // the last join clicked while the socket was not open
     const on = (selector, fn) => {
       const element = root.querySelector(selector);
       if (element) element.addEventListener("click", fn);
@@ -60,6 +61,13 @@ export class PoolPanel {
 
   attach(socket) {
     this.socket = socket;
+    // A tile clicked before the socket opened (a fast click on a slow connection) joins as it
+    // opens, instead of the click being lost with nothing shown.
+    socket.addEventListener("open", () => {
+      const waiting = this.waitingJoin;
+      this.waitingJoin = null;
+      if (waiting) this.send(waiting);
+    });
     // "New opponent" at the end of a paired match comes here with its pool (?pool=key): join it
     // once, and drop it from the address so a reload does not join again.
     const loc = globalThis.location;
@@ -89,7 +97,7 @@ export class PoolPanel {
     const shown = this.commitment ? this.commitment.textContent.trim() : "";
     const join = { type: "pool_join", pool: key };
     if (COMMITMENT.test(shown)) Object.assign(join, { client_seed: newClientSeed(), server_seed_hash: shown });
-    this.send(join);
+    this.waitingJoin = this.send(join) ? null : join;
   }
 
   answer(accept) {

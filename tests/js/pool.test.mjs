@@ -56,7 +56,7 @@ function panel({ shown = SHOWN } = {}) {
   // The commitment the Play page shows above the forms (templates/games/_next_seed.html).
   const commitment = shown === null ? null : element({ textContent: `\n ${shown} ` });
   const pool = new PoolPanel(root, STRINGS, { navigate: (url) => visits.push(url), now: () => now, commitment });
-  pool.attach({ readyState: 1, send: (text) => sent.push(JSON.parse(text)) });
+  pool.attach({ readyState: 1, send: (text) => sent.push(JSON.parse(text)), addEventListener: () => {} });
   return { root, pool, sent, visits, commitment, later: (ms) => { now += ms; } };
 }
 
@@ -154,4 +154,20 @@ test("the Abort button shows while the match may still be aborted", () => {
   snapshot.state.match.abortable = false;
   m.applySnapshot(snapshot);
   assert.equal(buttonStates(m, t, { pending: false, live: true }).buttons["abort-button"].visible, false);
+});
+
+test("a tile clicked before the socket opens joins when it opens, once, with the last pool clicked", () => {
+  const root = page();
+  const sent = [];
+  const listeners = [];
+  const socket = { readyState: 0, send: (text) => sent.push(JSON.parse(text)), addEventListener: (type, fn) => type === "open" && listeners.push(fn) };
+  const pool = new PoolPanel(root, STRINGS, { navigate: () => {}, now: () => 0, commitment: null });
+  pool.attach(socket);
+  root.tile.click();
+  assert.deepEqual(sent, []);
+  socket.readyState = 1;
+  for (const fn of listeners) fn();
+  assert.deepEqual(sent, [{ type: "pool_join", pool: "traditional.1.60.rated" }]);
+  for (const fn of listeners) fn(); // a reconnection later does not join again
+  assert.equal(sent.length, 1);
 });
