@@ -54,7 +54,10 @@ export class PoolPanel {
       const kind = root.querySelector("#pool-rated").checked ? "rated" : "casual";
       this.join(`${value("#pool-rules")}.${value("#pool-length")}.${value("#pool-seconds")}.${kind}`);
     });
-    on("#pool-cancel", () => this.send({ type: "pool_leave" }));
+    on("#pool-cancel", () => {
+      this.waitingJoin = null; // cancelled before the socket opened: no join follows
+      this.send({ type: "pool_leave" });
+    });
     on("#pool-accept", () => this.answer(true));
     on("#pool-decline", () => this.answer(false));
   }

@@ -170,4 +170,10 @@ test("a tile clicked before the socket opens joins when it opens, once, with the
   assert.deepEqual(sent, [{ type: "pool_join", pool: "traditional.1.60.rated" }]);
   for (const fn of listeners) fn(); // a reconnection later does not join again
   assert.equal(sent.length, 1);
+  socket.readyState = 0;
+  root.tile.click();
+  root.byId["#pool-cancel"].click(); // cancelled while closed: nothing follows on opening
+  socket.readyState = 1;
+  for (const fn of listeners) fn();
+  assert.equal(sent.length, 1);
 });
