@@ -164,8 +164,8 @@ def deep_page(player, position: int) -> dict[str, str]:
     (the page its Older link leads to)."""
     from django.db.models import Q
 
+    from games.match_list import MatchKey
     from games.models import Match, MatchStatus
-    from games.selectors import MatchKey
 
     listed = Match.objects.filter(Q(creator=player) | Q(opponent=player)).exclude(
         status=MatchStatus.CANCELLED

@@ -19,9 +19,10 @@ from accounts.guests import guest_sign_in
 from accounts.models import User
 from analysis.selectors import player_performance
 from config.health import cached_checks
+from games.match_list import MatchKey, player_match_page
 from games.models import RuleSetName
 from games.rules import ruleset
-from games.selectors import MatchKey, player_match_page, player_open_match
+from games.selectors import player_open_match
 from games.services import CommandError, match_create_vs_bot
 from moderation.eligibility import may_challenge
 from moderation.selectors import blockers_between, blocks_of

@@ -245,7 +245,7 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["status", "-created_at"], name="match_status_created"),
             # A player's matches, newest first, one ordered scan per seat from a key (keyset
-            # paging: selectors.player_match_page). The id is in the index so that the whole
+            # paging: games/match_list.py). The id is in the index so that the whole
             # ORDER BY and the key's row comparison are the index's: the plan PostgreSQL keeps
             # for the prepared statement then never sorts the seat's matches (bench/profiles.py).
             models.Index(fields=["creator", "created_at", "id"], name="match_creator_key"),

@@ -1,5 +1,5 @@
 """A profile's cost does not grow with the player's match count: the match list is
-keyset-paged (games.selectors.player_match_page), the record is read from counters
+keyset-paged (games.match_list.player_match_page), the record is read from counters
 (ratings/counts.py), the chart picks its points by number. Checked by what PostgreSQL reads: each
 statement the page ran is run again under EXPLAIN ANALYZE (the tables analyzed, sequential scans
 off, as the planner behaves on big tables; with the plan for its values and with the generic plan
@@ -19,8 +19,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from games.match_list import MATCH_LIST_SIZE, MatchKey, player_match_page
 from games.models import Match
-from games.selectors import MATCH_LIST_SIZE, MatchKey, player_match_page
 from ratings import chart
 from ratings.models import Rating, RatingChange
 from tests.factories import make_user
@@ -245,7 +245,9 @@ def test_the_number_of_queries_does_not_depend_on_the_number_of_matches(client):
         counts.append(len(queries))
     # First page: the same; a page with a Newer link checks that one exists (one query more).
     assert counts[0] == counts[1] <= counts[2] == counts[3] <= counts[0] + 1
-    assert counts[2] <= 13
+    # Four of them are the list's transaction in the test's: a savepoint, its release and the
+    # planner setting on and off (games/match_list.py).
+    assert counts[2] <= 16
 
 
 def link_key(match) -> str:
