@@ -116,15 +116,20 @@ def test_the_same_match_end_from_several_threads_applies_once():
     assert PeriodWins.objects.filter(user=anna, period="week").get().matches == 1
 
 
-@pytest.mark.django_db(transaction=True)
-def test_two_matches_of_the_same_players_ending_at_once_both_count():
-    anna, boris = make_user("c_anna"), make_user("c_boris")
+def both_end_at_once(anna: User, boris: User) -> None:
+    """Two finished matches of the pair, in opposite seats, each won by its creator, applied at
+    once from two threads."""
     first, second = finished_match(anna, boris), finished_match(boris, anna)
-
     run_together(
         lambda: rating_apply_match(match=first, winner_id=anna.pk, loser_id=boris.pk),
         lambda: rating_apply_match(match=second, winner_id=boris.pk, loser_id=anna.pk),
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_matches_of_the_same_players_ending_at_once_both_count():
+    anna, boris = make_user("c_anna"), make_user("c_boris")
+    both_end_at_once(anna, boris)
     assert RatingChange.objects.count() == 4
     assert state(anna)[1:4] == (2, 2, 1) and state(boris)[1:4] == (2, 2, 1)
     # Whatever the order, the sum of both ratings moved by the two K-5 figures' difference only.
@@ -138,16 +143,9 @@ def test_new_players_two_matches_ending_at_once_never_deadlock():
     # them in opposite orders must still insert them in one order. The test above only sometimes
     # hits this race; 80 fresh pairs hit it on every run when the inserts followed the callers'
     # order.
-    def both_end(anna: User, boris: User) -> None:
-        first, second = finished_match(anna, boris), finished_match(boris, anna)
-        run_together(
-            lambda: rating_apply_match(match=first, winner_id=anna.pk, loser_id=boris.pk),
-            lambda: rating_apply_match(match=second, winner_id=boris.pk, loser_id=anna.pk),
-        )
-
     for pair in range(80):
         anna, boris = make_user(f"n{pair}_anna"), make_user(f"n{pair}_boris")
-        both_end(anna, boris)
+        both_end_at_once(anna, boris)
         assert state(anna)[1:4] == state(boris)[1:4] == (2, 2, 1)
 
 
