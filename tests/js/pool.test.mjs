@@ -36,28 +36,37 @@ function page() {
     "#pool-name", "#pool-status", "#pool-proposal", "#pool-proposal-text", "#pool-proposal-clock", "#pool-note",
     "#pool-error", "#pool-rules", "#pool-length", "#pool-seconds", "#pool-rated"];
   const byId = Object.fromEntries(ids.map((id) => [id, element()]));
-  const tile = element({ dataset: { pool: "traditional.1.60.rated" } });
+  const tiles = ["traditional.1.60.rated", "traditional.3.60.casual"].map((pool) => element({ dataset: { pool } }));
   const count = element({ dataset: { countFor: "traditional.1.60.rated" } });
   return {
-    byId, tile, count,
+    byId, tile: tiles[0], tiles, count,
     querySelector: (selector) => byId[selector],
-    querySelectorAll: (selector) => (selector === "[data-pool]" ? [tile] : selector === "[data-count-for]" ? [count] : []),
+    querySelectorAll: (selector) => (selector === "[data-pool]" ? tiles : selector === "[data-count-for]" ? [count] : []),
   };
 }
 
 const SHOWN = "5d1c".padEnd(64, "0");
 const NEXT = "9f86".padEnd(64, "1");
 
-function panel({ shown = SHOWN } = {}) {
+// The panel on a fake page and socket; `open` false: the socket is still connecting, and the
+// returned `opens()` opens it as the browser does (readyState 1, then its "open" listeners).
+function panel({ shown = SHOWN, open = true } = {}) {
   const root = page();
   const sent = [];
   const visits = [];
+  const onOpen = [];
   let now = 0;
   // The commitment the Play page shows above the forms (templates/games/_next_seed.html).
   const commitment = shown === null ? null : element({ textContent: `\n ${shown} ` });
   const pool = new PoolPanel(root, STRINGS, { navigate: (url) => visits.push(url), now: () => now, commitment });
-  pool.attach({ readyState: 1, send: (text) => sent.push(JSON.parse(text)), addEventListener: () => {} });
-  return { root, pool, sent, visits, commitment, later: (ms) => { now += ms; } };
+  const socket = {
+    readyState: open ? 1 : 0,
+    send: (text) => sent.push(JSON.parse(text)),
+    addEventListener: (type, fn) => type === "open" && onOpen.push(fn),
+  };
+  pool.attach(socket);
+  const opens = () => { socket.readyState = 1; onOpen.forEach((fn) => fn()); };
+  return { root, pool, sent, visits, commitment, socket, opens, later: (ms) => { now += ms; } };
 }
 
 test("pool names and windows read as the tiles do", () => {
@@ -156,24 +165,18 @@ test("the Abort button shows while the match may still be aborted", () => {
   assert.equal(buttonStates(m, t, { pending: false, live: true }).buttons["abort-button"].visible, false);
 });
 
-test("a tile clicked before the socket opens joins when it opens, once, with the last pool clicked", () => {
-  const root = page();
-  const sent = [];
-  const listeners = [];
-  const socket = { readyState: 0, send: (text) => sent.push(JSON.parse(text)), addEventListener: (type, fn) => type === "open" && listeners.push(fn) };
-  const pool = new PoolPanel(root, STRINGS, { navigate: () => {}, now: () => 0, commitment: null });
-  pool.attach(socket);
-  root.tile.click();
+test("tiles clicked before the socket opens join the last pool clicked when it opens, once", () => {
+  const { root, sent, socket, opens } = panel({ shown: null, open: false });
+  root.tiles[0].click();
+  root.tiles[1].click();
   assert.deepEqual(sent, []);
-  socket.readyState = 1;
-  for (const fn of listeners) fn();
-  assert.deepEqual(sent, [{ type: "pool_join", pool: "traditional.1.60.rated" }]);
-  for (const fn of listeners) fn(); // a reconnection later does not join again
+  opens();
+  assert.deepEqual(sent, [{ type: "pool_join", pool: "traditional.3.60.casual" }]);
+  opens(); // a reconnection later does not join again
   assert.equal(sent.length, 1);
   socket.readyState = 0;
-  root.tile.click();
+  root.tiles[0].click();
   root.byId["#pool-cancel"].click(); // cancelled while closed: nothing follows on opening
-  socket.readyState = 1;
-  for (const fn of listeners) fn();
+  opens();
   assert.equal(sent.length, 1);
 });
