@@ -72,7 +72,10 @@ def find_sequence(
                 return (step,) + found
         return None
 
-    result = search(board, dice_list(dice), 0)
+    try:
+        result = search(board, dice_list(dice), 0)
+    finally:
+        search = None  # it names itself: a reference cycle (games/rules/__init__.py)
     if result is None:  # pragma: no cover - the target comes from the legal end boards
         raise ValueError("target is not a legal end board of this turn")
     assert (

@@ -194,9 +194,12 @@ class TurnPrefixes:
                     grow((*path, step), after, left - 1)
 
         offered = self.next_steps(played)
-        for step, after in self._playable(position, limit):
-            if step in offered:
-                grow((step,), after, self.length - len(played) - 1)
+        try:
+            for step, after in self._playable(position, limit):
+                if step in offered:
+                    grow((step,), after, self.length - len(played) - 1)
+        finally:
+            grow = None  # it names itself: a reference cycle (games/rules/__init__.py)
         return tuple(paths)
 
     def complete(self, played: StepSequence) -> bool:

@@ -137,7 +137,10 @@ def _all_sequences(
         seen[key] = found
         return found
 
-    return continuations(board, tuple(dice_list(dice)), 0)
+    try:
+        return continuations(board, tuple(dice_list(dice)), 0)
+    finally:
+        continuations = None  # it names itself: a reference cycle (games/rules/__init__.py)
 
 
 def _legal_sequences(
