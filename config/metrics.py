@@ -14,7 +14,7 @@ What is measured, and where:
 - nardy_celery_tasks_total{task,outcome}: Celery's task signals (config/celery.py connects them).
 - nardy_publish_retries_total: committed events waiting for Redis (games/events.py).
 - nardy_board_commands_locked_total{reason}: board commands run again under the match lock after
-  their unlocked try (games/services/context.py `play`): raced, refused, begins_or_ends,
+  their unlocked try (games/services/runners.py `play`): raced, refused, begins_or_ends,
   other_rows.
 - nardy_pairing_pool_waiting{pool}: players waiting per quick-pairing pool, set by the pool
   sweep (pairing.services.pools_sweep, once per POOL_SWEEP_SECONDS).

@@ -33,7 +33,7 @@ def roll(match: Match, game: int, roll_number: int) -> tuple[int, int]:
         return pair
     client = sync_client()
     # The same roll asked for again gets the same dice, as seeded dice do: a command that runs
-    # again under the match lock (games/services/context.py `play`) rolls the same.
+    # again under the match lock (games/services/runners.py `play`) rolls the same.
     taken = f"{_test_dice_key()}:{match.pk}:{game}:{roll_number}"
     if kept := client.get(taken):
         match.dice_source = DiceSource.FIXED

@@ -15,8 +15,10 @@ refused command raises `CommandError` and changes nothing.
   matches;
 - `play.py`: roll, step, undo, and the cube's double, take and drop;
 - `clocks.py`: turn deadlines and stale matches;
-- the write path's parts: `context.py` (the locked state and rows), `hot_path.py` (the lock and
-  load, the update), `follow_up.py` (what follows the commit), `match_ratings.py` (a rated end).
+- the write path's parts: `runners.py` (how a command gets its context: `locked`, `play`),
+  `context.py` (the locked state and rows), `state_rows.py` (state to rows and back),
+  `hot_path.py` (the lock and load, the update), `follow_up.py` (what follows the commit),
+  `match_ratings.py` (a rated end).
 """
 
 from games.services.bots import bot_account, match_create_vs_bot

@@ -30,8 +30,8 @@ from games.rules import Board, RuleSet, Side, StepSequence, choose_rest_of_turn
 from games.rules import match as engine
 from games.rules.bots import LEVELS, choose_bot_turn
 from games.services.bot_turns import bot_seat
-from games.services.context import locked
 from games.services.lifecycle import chosen_rules, client_seed_or_new
+from games.services.runners import locked
 from games.services.starts import match_new, match_started, players_lock, refuse_if_playing
 from realtime.errors import CommandError
 

@@ -17,8 +17,8 @@ from django.utils import timezone
 from games import schedule
 from games.models import Match, MatchStatus
 from games.rules import match as engine
-from games.services.context import locked
 from games.services.lifecycle import match_create
+from games.services.runners import locked
 from moderation.eligibility import refuse_direct_challenge
 from ratings.selectors import ratings_of
 from realtime.groups import notify_user

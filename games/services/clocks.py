@@ -16,7 +16,7 @@ from django.utils import timezone
 from config import metrics
 from games.models import Game, Match, MatchStatus, Phase
 from games.rules import match as engine
-from games.services.context import locked
+from games.services.runners import locked
 from realtime.errors import CommandError
 
 TIMEOUTS_TO_LOSE = engine.TIMEOUTS_TO_LOSE

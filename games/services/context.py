@@ -1,11 +1,8 @@
 """Load → engine → persist → after commit: the one write path of every match command.
 
-`locked(match_id)` locks the Match row (FOR UPDATE, our one actor per match) and loads the
-current game and the players (games/services/hot_path.py: the lock, then one read). The players'
-board commands go through `play`, which first tries them on the rows read without the lock (or
-kept from the match's last command on this process: games/services/kept.py) and writes them only
-if neither row changed meanwhile (one or two statements in autocommit), and falls back to the
-locked path for everything else.
+A command gets its context from games/services/runners.py: `locked(match_id)` for rows locked in
+the caller's transaction, `play` for the players' board commands, which first try the rows read
+without the lock. `context_of` builds the context of rows already loaded.
 `Locked.run(operation)` hands the state to the engine (games/rules/match), folds the events it
 decided into the rows, and keeps the wire events. `Locked.save()` writes what changed in one
 statement (hot_path.write_rows; new matches and games through the ORM's `bulk_create`);
@@ -14,13 +11,11 @@ statement (hot_path.write_rows; new matches and games through the ORM's `bulk_cr
 
 from __future__ import annotations
 
-import copy
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import cache, partial
-from operator import attrgetter
+from functools import partial
 from typing import Any, TypeVar
 
 from django.db import transaction
@@ -28,7 +23,6 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config import metrics
 from games import dice as dice_source
 from games import effects
 from games.effects import Effects
@@ -46,24 +40,23 @@ from games.rules.match import (
     TurnEnded,
     apply_event,
 )
-from games.services import kept
 from games.services.errors import refused
 from games.services.follow_up import command_effects
 from games.services.hot_path import (
     Player,
     Versions,
-    load_unlocked,
-    lock_and_load,
     write_rows,
     write_rows_guarded,
 )
 from games.services.match_ratings import match_ratings_apply
 from games.services.state_rows import (
+    changed_fields,
     copy_onto,
     game_values,
     match_state_of,
     match_values,
     new_game_row,
+    row_values,
 )
 from ratings.counts import record_count_match
 from ratings.models import ShownRating
@@ -77,35 +70,9 @@ ACTIVITY_PRECISION = timedelta(minutes=1)
 
 T = TypeVar("T")
 # The events after which a match's game or the match itself begins or ends: the lobby shows it,
-# and only the locked path writes what follows them (`play`).
+# and only the locked path writes what follows them (runners.py `play`).
 BEGINS_OR_ENDS = (Started, GameOver, MatchOver, Cancelled)
 Operation = Callable[[MatchState], tuple[MatchState, list[Event]]]
-
-
-@cache
-def _attnames(model: type[Model]) -> tuple[str, ...]:
-    return tuple(field.attname for field in model._meta.concrete_fields)
-
-
-@cache
-def _reader(model: type[Model]) -> Callable[[Model], tuple[Any, ...]]:
-    # One attrgetter per model reads every column in one C call: a snapshot is taken three times
-    # per command (loaded, compared, saved), and the dict it replaced was 3 % of a Daphne process
-    # under bench/live_load.py. Match and Game have many columns, so the getter returns a tuple.
-    return attrgetter(*_attnames(model))
-
-
-def row_values(row: Model) -> tuple[Any, ...]:
-    """A snapshot of the row's column values, in `_meta.concrete_fields` order."""
-    return _reader(type(row))(row)
-
-
-def changed_fields(row: Model, loaded: tuple[Any, ...]) -> list[str]:
-    return [
-        name
-        for name, was, now in zip(_attnames(type(row)), loaded, row_values(row), strict=True)
-        if was != now
-    ]
 
 
 @dataclass
@@ -132,8 +99,8 @@ class Locked:
     # The match row is new (its id drawn, games/services/starts.py `matches_new`): the first save
     # inserts it, begun, rather than inserting it open and updating it.
     inserting: bool = False
-    # Read without the lock (`play`): the match's and its game's row versions as read, which the
-    # write checks (`save_guarded`); None when the rows are locked or new.
+    # Read without the lock (runners.py `play`): the match's and its game's row versions as
+    # read, which the write checks (`save_guarded`); None when the rows are locked or new.
     versions: Versions | None = None
 
     def __post_init__(self) -> None:
@@ -223,7 +190,7 @@ class Locked:
     def _follow(self, event: Event) -> None:
         if self.versions is not None and isinstance(event, BEGINS_OR_ENDS):
             # A game or the match begins or ends: new rows, ratings and records are written
-            # under the lock only (`play`), before anything of it is written here.
+            # under the lock only (runners.py `play`), before anything of it is written here.
             raise NeedsLock("begins_or_ends")
         state, match = self.state, self.match
         copy_onto(match, match_values(match, state))
@@ -307,8 +274,8 @@ class Locked:
         log's new rows in one statement that writes only if neither row changed since they were
         read (hot_path.write_rows_guarded), then what follows (at once: no transaction is open).
         True with `versions` now the rows' new ones; False, with nothing written, when one
-        changed; NeedsLock when the command did more or less than change those two rows (`play`
-        runs it again under the lock either way)."""
+        changed; NeedsLock when the command did more or less than change those two rows
+        (runners.py `play` runs it again under the lock either way)."""
         new, changes = self._rows()
         fields = {id(row): names for row, names in changes}
         match_fields, game_fields = fields.get(id(self.match)), fields.get(id(self.game))
@@ -405,7 +372,7 @@ def announce_ended(match_id: int) -> None:
             )  # fmt: skip
 
 
-class NeedsLock(Exception):  # noqa: N818 - a signal to `play`, not an error
+class NeedsLock(Exception):  # noqa: N818 - a signal to runners.py `play`, not an error
     """A command run on a context read without the lock must run under it; `reason` says why:
     "begins_or_ends" (a game or the match began or ended), "other_rows" (it wrote more or less
     than the match row and its game's)."""
@@ -413,79 +380,6 @@ class NeedsLock(Exception):  # noqa: N818 - a signal to `play`, not an error
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-def play(match_id: int, command: Callable[[Locked], None], *, version: int | None = None) -> Match:
-    """Run a player's board command (games/services/play.py), in one or two statements when
-    nobody else writes the match meanwhile, else as every other command runs: locked, in a
-    transaction. `version`: the match version the player sent, if any.
-
-    First on the match as last committed, without a lock: the rows this process wrote for the
-    match's last command when it holds them at `version` (games/services/kept.py), else read
-    (hot_path.load_unlocked); written by one guarded statement that writes only if the match
-    row and its game's are still the versions read (`save_guarded`). That is one or two round
-    trips to PostgreSQL in autocommit instead of five (BEGIN, lock, read, write, COMMIT), and no
-    row lock to log. Rows read so are as good as locked ones for the command: the guard refuses
-    the write if anyone wrote either row in between, and a player's settings or rating read a
-    moment before are ones this command may come before. Kept rows that another writer changed
-    meanwhile are read again and the command tried once more. The locked path, which decides,
-    runs the command again from the start when the write was refused, when the command was
-    refused (a refusal is answered from the locked state, so its reason is never a race's), and
-    when it begins or ends a game or the match (ratings, records and new rows stay with one
-    transaction). Inside a transaction the caller opened (a test, a task's `atomic`) only the
-    locked path runs: a refusing statement would abort the caller's transaction."""
-    if not transaction.get_connection().in_atomic_block:
-        outcome: Match | str | None = None
-        held = kept.take(match_id, version)
-        if held is not None:
-            outcome = _unlocked(command, held.match, held.game, held.players, held.versions)
-        if held is None or outcome == "raced":
-            loaded = load_unlocked(match_id)
-            if loaded is not None:
-                outcome = _unlocked(command, *loaded)
-        if isinstance(outcome, Match):
-            return outcome
-        if outcome is not None:
-            metrics.BOARD_COMMANDS_LOCKED.labels(outcome).inc()
-    with transaction.atomic():
-        context = locked(match_id)
-        command(context)
-        context.save()
-    return context.match
-
-
-def _unlocked(
-    command: Callable[[Locked], None],
-    match: Match,
-    game: Game | None,
-    players: Sequence[Player],
-    versions: Versions,
-) -> Match | str:
-    """`command` on rows read without the lock at `versions`, written if neither changed: the
-    match written (its rows kept for the next command), else why it must run again ("raced",
-    "refused", or a NeedsLock reason)."""
-    context = context_of(match, game, players, versions=versions)
-    try:
-        command(context)
-        if not context.save_guarded():
-            return "raced"
-    except CommandError:
-        return "refused"
-    except NeedsLock as needs:
-        return needs.reason
-    kept.keep(context.match, context.game, players, context.versions)
-    # The caller gets a copy: the kept rows are the next command's to change, perhaps in another
-    # thread before the caller has read this one's version.
-    return copy.copy(context.match)
-
-
-def locked(match_id: int) -> Locked:
-    """Lock the match row (inside a transaction) and load it with its current game and players
-    (games/services/hot_path.py: the lock, then one read)."""
-    loaded = lock_and_load(match_id)
-    if loaded is None:
-        raise CommandError("not_found", _("There is no such match."))
-    return context_of(*loaded)
 
 
 def context_of(

@@ -1,7 +1,7 @@
 """How a match ends other than by its last game: resign or leave, claim an abandoned match, abort
 before each player has moved, and a moderator's ban.
 
-Each command opens `transaction.atomic()` and locks the Match row first (`context.locked`); the
+Each command opens `transaction.atomic()` and locks the Match row first (`runners.locked`); the
 engine (games/rules/match) decides what happens, a refused command raises `CommandError` and
 changes nothing.
 """
@@ -15,7 +15,8 @@ from django.db.models import Q
 from games import presence
 from games.models import Match, MatchStatus
 from games.rules import match as engine
-from games.services.context import Locked, locked
+from games.services.context import Locked
+from games.services.runners import locked
 
 
 def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:
@@ -69,7 +70,7 @@ def match_abort(*, user, match_id: int) -> Match:
 def matches_end_for_ban(*, user_id: int) -> list[int]:
     """A moderator banned the user (moderation.services.user_ban, inside its transaction): each
     active match of theirs ends at once as their loss (reason `banned`, rated as the match was),
-    their open challenges are withdrawn. Locks each match row in turn (`context.locked`); the
+    their open challenges are withdrawn. Locks each match row in turn (`runners.locked`); the
     events are published after commit, so the opponent sees why. Returns the match ids ended."""
     ended = []
     mine = Match.objects.filter(

@@ -11,7 +11,7 @@ settings, 3.5-4.2 ms with production settings (rows.py, the private-API version 
 (the ORM's `bulk_create` was 5.9 % of a Daphne process, bench/live_load.py); new matches and
 games are written by the ORM (`bulk_create`), their ids read back.
 
-The board commands first run without the lock (context.py `play`): `load_unlocked` is the same
+The board commands first run without the lock (runners.py `play`): `load_unlocked` is the same
 read in autocommit, with each row's xmin, and `write_rows_guarded` writes only if both rows are
 still those versions, so a command is two round trips instead of five (BEGIN, lock, read,
 write, COMMIT), and one when the process kept the rows its last write left (kept.py).

@@ -1,7 +1,7 @@
 """The rows of the matches this process wrote last, kept for their next board command.
 
 A player's turn is a run of commands on one socket, so one process (a roll, then two to four
-steps): after a board command's guarded write (context.py `play`), the match row and its game's
+steps): after a board command's guarded write (runners.py `play`), the match row and its game's
 are exactly what the command wrote, at the row version the write returned. The next command of
 that match on this process starts from them instead of reading them again (a round trip, the
 widest read of the live path, and the rows built from it). Nothing here decides: the guarded

@@ -1,7 +1,7 @@
 """A match's life outside the board: create, accept or cancel a challenge, start (the rematch
 is games/services/rematch.py, the endings games/services/endings.py).
 
-Each command opens `transaction.atomic()` and locks the Match row (`context.locked`); one that
+Each command opens `transaction.atomic()` and locks the Match row (`runners.locked`); one that
 may start a match first takes its players' start locks (games/services/starts.py: one match at a
 time per player). The rules of what happens are the engine's (games/rules/match), a refused
 command raises `CommandError` and changes nothing.
@@ -26,7 +26,7 @@ from games.models import Match, MatchStatus, TimeControl, rule_columns
 from games.next_seed import take_next_seed
 from games.rules import RuleSet, rule_set
 from games.rules import match as engine
-from games.services.context import locked
+from games.services.runners import locked
 from games.services.starts import (
     begin_first_game,
     match_new,

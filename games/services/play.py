@@ -1,6 +1,6 @@
 """The board commands: the mover's roll, step, undo and double, the opponent's take or drop.
 
-Each runs through `context.play`: the command checks the player and the version they saw and lets
+Each runs through `runners.play`: the command checks the player and the version they saw and lets
 the engine (games/rules/match) decide, on the match as read and written in two statements when
 nobody else wrote it meanwhile, else under the match lock in a transaction. A refused command
 raises `CommandError` and changes nothing.
@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 from games.models import Match
 from games.rules import Step
 from games.rules import match as engine
-from games.services.context import Locked, play
+from games.services.context import Locked
+from games.services.runners import play
 from realtime.errors import CommandError
 
 

@@ -16,8 +16,9 @@ from django.db import transaction
 from games.fairness import new_client_seed, new_server_seed
 from games.models import Match
 from games.rules import match as engine
-from games.services.context import Locked, locked
+from games.services.context import Locked
 from games.services.lifecycle import client_seed_or_new
+from games.services.runners import locked
 from games.services.starts import (
     match_new,
     match_started,

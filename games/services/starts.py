@@ -50,8 +50,9 @@ from games.hooks import match_started as match_started_signal
 from games.models import Match, MatchStatus, TimeControl, rule_columns
 from games.rules import RuleSet
 from games.rules import match as engine
-from games.services.context import Locked, context_of, locked, save_all
+from games.services.context import Locked, context_of, save_all
 from games.services.hot_path import PLAYER_FIELDS, Player
+from games.services.runners import locked
 from realtime.errors import CommandError
 from realtime.groups import notify_user
 

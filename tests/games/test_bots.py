@@ -15,7 +15,7 @@ from games.effects import AfterCommit
 from games.models import Match, MatchStatus, Turn
 from games.rules import choose_rest_of_turn
 from games.services.bots import bot_account, bot_act
-from games.services.context import locked
+from games.services.runners import locked
 from ratings.models import Rating
 from tests.factories import make_user
 

@@ -18,7 +18,7 @@ from games import services
 from games.models import Game, Match, Turn
 from games.protocol.state import game_state
 from games.rules import Step
-from games.services.context import locked
+from games.services.runners import locked
 from games.services.state_rows import match_state_of
 from realtime.errors import CommandError
 from tests.factories import make_user

@@ -14,7 +14,7 @@ from games import services
 from games.fairness import is_client_seed, verify_export
 from games.models import Match
 from games.services.bots import bot_act
-from games.services.context import locked
+from games.services.runners import locked
 from tests.factories import make_user
 
 from .test_fairness import next_command

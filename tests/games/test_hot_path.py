@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.models import Game, Match, Turn
-from games.services.context import locked
 from games.services.hot_path import PLAYER_FIELDS, Player, lock_and_load, write_rows
+from games.services.runners import locked
 from ratings.models import Rating
 from tests.threads import run_together
 

@@ -19,8 +19,8 @@ from games.rules import rule_set
 from games.services import CommandError
 from games.services.bots import bot_act
 from games.services.challenges import challenge_direct
-from games.services.context import row_values
 from games.services.starts import NewMatch, matches_start_many
+from games.services.state_rows import row_values
 from pairing import services as pairing
 from pairing.pools import Pool
 from tests.factories import make_user

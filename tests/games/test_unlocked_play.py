@@ -1,4 +1,4 @@
-"""The board commands' two-statement path (games/services/context.py `play`): read without the
+"""The board commands' two-statement path (games/services/runners.py `play`): read without the
 lock, write only if nobody wrote the match or its game meanwhile, else run again under the lock.
 
 Transactional: inside the test's own transaction only the locked path runs."""
@@ -14,9 +14,9 @@ from games import services
 from games.models import Game, Match, Turn
 from games.rules import BORNE_OFF, Step
 from games.services import context as contexts
-from games.services import kept
-from games.services.context import row_values
+from games.services import kept, runners
 from games.services.hot_path import load_unlocked, lock_and_load, write_rows_guarded
+from games.services.state_rows import row_values
 from tests.factories import make_user
 from tests.threads import run_together
 
@@ -145,7 +145,7 @@ def test_a_command_raced_between_its_read_and_its_write_runs_again_under_the_loc
     """Another writer commits between the command's read and its guarded write: the write is
     refused and the command runs again on the locked state, which it applies once."""
     match = accepted_match(fixed_dice, ("race_w", "race_b"))
-    real_load = contexts.load_unlocked
+    real_load = runners.load_unlocked
     calls = []
 
     def load_then_another_writer(match_id):
@@ -156,7 +156,7 @@ def test_a_command_raced_between_its_read_and_its_write_runs_again_under_the_loc
         assert loaded[1].turn_deadline is not None
         return loaded
 
-    monkeypatch.setattr(contexts, "load_unlocked", load_then_another_writer)
+    monkeypatch.setattr(runners, "load_unlocked", load_then_another_writer)
     fixed_dice(6, 5)
     raced = run_again_under_the_lock("raced")
     played = services.game_roll(user=match.creator, match_id=match.pk, version=match.version)

@@ -52,7 +52,7 @@ def test_match_players_carry_the_mark_in_snapshots_and_published_states():
     # The services' path (games/services/hot_path.py reads the players with the lock).
     from django.db import transaction
 
-    from games.services.context import locked
+    from games.services.runners import locked
 
     with transaction.atomic():
         context = locked(match.pk)
