@@ -1,7 +1,8 @@
 """The lock a write takes on its own user's row, to count one tab after another.
 
 FOR NO KEY UPDATE: it excludes this lock's other takers (two tabs of one player blocking,
-reporting, chatting, making invite links or tournaments at once are counted one after the other),
+reporting, chatting, making invite links or tournaments at once are counted one after the other;
+two moderators' sanctions of one user are written one after the other),
 but not the key-share lock PostgreSQL takes on a user row at commit to check a foreign key naming
 it. FOR UPDATE excluded that too: two players naming each other at once (challenging or blocking
 each other) each held their own row and waited at commit to key-share the other's, a deadlock;

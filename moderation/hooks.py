@@ -8,7 +8,9 @@ from config.hooks import AnyOf, Hook
 
 # Sent inside the ban's transaction (moderation.services.user_ban) with `user`: games ends the
 # user's live matches as their losses and withdraws their challenges, pairing takes them out of
-# the pools. A receiver that raises rolls the ban back.
+# the pools, tournaments withdraw them. A receiver that raises rolls the ban back. Sent once more
+# after the ban's commit, outside any transaction, for a match that began while the ban waited:
+# so receivers must do nothing the second time when there is nothing left to do.
 user_banned = Signal()
 
 # (user_id, match_id) -> did the user play in, or chat in, that match? (what a report may name)

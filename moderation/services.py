@@ -9,6 +9,7 @@ side effects (closing sockets, publishing the end of a match) after commit.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -39,6 +40,8 @@ from realtime.close_codes import CLOSE_BANNED
 from realtime.errors import CommandError
 from realtime.groups import close_user_sockets, user_message
 from realtime.publisher import publish_on_commit
+
+log = logging.getLogger(__name__)
 
 # --- Blocks (players) ----------------------------------------------------------------------------
 
@@ -221,7 +224,11 @@ def _sanction(
     now = timezone.now()
     if ends_at is not None and ends_at <= now:
         raise CommandError("bad_field", _("The end must be in the future."))
-    User.objects.select_for_update().filter(pk=user.pk).first()
+    # The user's row orders two moderators' sanctions of one user. FOR NO KEY UPDATE, like every
+    # write that locks a user row (accounts/locks.py): a match starting for the user meanwhile
+    # key-shares the row at its commit, while the ban waits for that start's rows (a pairing
+    # wave's tournament rows, a pool's entries) to withdraw the user; FOR UPDATE deadlocked them.
+    user_row_lock(user.pk)
     report = _locked_report(report_id)
     if report is not None and report.target_id != user.pk:
         raise CommandError("bad_field", _("That report is about another player."))
@@ -281,11 +288,26 @@ def user_ban(
         sanction = _sanction(moderator=moderator, user=user, kind=SanctionKind.BAN,
                              action=AuditAction.BAN, reason=reason, ends_at=ends_at,
                              report_id=report_id)  # fmt: skip
-        # Games ends the live matches, pairing takes the user out of the pools.
+        # Games ends the live matches, pairing takes the user out of the pools, tournaments
+        # withdraw them.
         hooks.user_banned.send(sender=User, user=user)
         user_id = user.pk
         transaction.on_commit(lambda: close_user_sockets(user_id, code=CLOSE_BANNED))
+        # A match that a pairing wave or a pool began for the user while the ban waited for its
+        # rows commits before the ban does, unseen by it: once the ban is committed, the
+        # receivers run once more and end it (each in transactions of its own; a failure there
+        # is logged and leaves the ban standing).
+        transaction.on_commit(lambda: _answer_ban_again(user), robust=True)
     return sanction
+
+
+def _answer_ban_again(user: User) -> None:
+    for receiver, answer in hooks.user_banned.send_robust(sender=User, user=user):
+        if isinstance(answer, Exception):
+            log.error(
+                "a user_banned receiver (%s) failed after the ban of user %s",
+                getattr(receiver, "__qualname__", receiver), user.pk, exc_info=answer,
+            )  # fmt: skip
 
 
 def sanction_lift(*, moderator: User, sanction_id: int, reason: str) -> Sanction:
