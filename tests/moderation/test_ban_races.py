@@ -21,13 +21,15 @@ from moderation.services import user_ban
 from pairing import services as pairing_services
 from pairing.pools import Pool
 from tests.moderation.conftest import make_moderator
+from tests.pairing.conftest import _clean_pairing_keys  # noqa: F401
 from tests.threads import run_together
-from tests.tournaments.conftest import rated
-from tests.tournaments.test_wave import waiting_arena
+from tests.tournaments.conftest import _clean_changed_set, rated, waiting_arena  # noqa: F401
 from tournaments.models import Player
 from tournaments.services.pairing import tournament_pair
 
 pytestmark = pytest.mark.django_db(transaction=True)
+# _clean_pairing_keys and _clean_changed_set, imported above, are autouse: the pools' and the
+# tournaments' Redis keys of this run start and end empty here as in their own tests.
 
 
 POOL = Pool("traditional", 1, 60, True)

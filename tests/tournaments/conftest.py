@@ -6,7 +6,8 @@ import pytest
 from django.utils import timezone
 
 from tests.factories import make_user
-from tournaments.models import Status, Tournament
+from tournaments.models import Pairing, Status, Tournament
+from tournaments.services.players import tournament_join
 
 
 def rated(username: str, rating: float = 1500, matches: int = 0):
@@ -27,6 +28,18 @@ def arena(*, running: bool = True, minutes: int = 30, **fields) -> Tournament:
         status=Status.RUNNING if running else Status.SCHEDULED,
         started_at=starts_at if running else None, **fields,
     )  # fmt: skip
+
+
+def waiting_arena(users) -> Tournament:
+    """An arena the users joined before its start, starting now: nobody is paired yet."""
+    tournament = arena(running=False)
+    for user in users:
+        tournament_join(user=user, tournament_id=tournament.pk)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        status=Status.RUNNING, starts_at=timezone.now()
+    )
+    assert not Pairing.objects.exists()
+    return tournament
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ twice."""
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
 
 from games import services as game_services
 from games.effects import AfterCommit
@@ -17,23 +16,10 @@ from games.models import Match, MatchStatus
 from realtime.errors import CommandError
 from tests.factories import make_user
 from tests.threads import run_together
-from tests.tournaments.conftest import arena, rated
-from tournaments.models import Pairing, Player, Status, Tournament
+from tests.tournaments.conftest import rated, waiting_arena
+from tournaments.models import Pairing, Player, Tournament
 from tournaments.services import pairing as pairing_service
 from tournaments.services.pairing import tournament_pair
-from tournaments.services.players import tournament_join
-
-
-def waiting_arena(users) -> Tournament:
-    """An arena the users joined before its start, starting now: nobody is paired yet."""
-    tournament = arena(running=False)
-    for user in users:
-        tournament_join(user=user, tournament_id=tournament.pk)
-    Tournament.objects.filter(pk=tournament.pk).update(
-        status=Status.RUNNING, starts_at=timezone.now()
-    )
-    assert not Pairing.objects.exists()
-    return tournament
 
 
 def playing(user) -> int | None:
