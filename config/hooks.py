@@ -8,8 +8,13 @@ instead of answering a default.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
+
+from django.dispatch import Signal
+
+log = logging.getLogger(__name__)
 
 
 class Hook:
@@ -45,3 +50,15 @@ class AnyOf:
         if not self._checks:
             raise RuntimeError(f"nothing answers the hook {self.name}")
         return any(check(*args, **kwargs) for check in self._checks)
+
+
+def send_to_all(signal: Signal, name: str, about: str, **kwargs: Any) -> None:
+    """Send `signal` after a commit: every receiver runs even when one raises (what they answer
+    to is done whatever they do), and each failure is logged with the receiver, the signal's
+    `name` and what it was `about` ("match 12")."""
+    for receiver, answer in signal.send_robust(**kwargs):
+        if isinstance(answer, Exception):
+            log.error(
+                "a %s receiver (%s) failed for %s",
+                name, getattr(receiver, "__qualname__", receiver), about, exc_info=answer,
+            )  # fmt: skip

@@ -3,13 +3,9 @@ fill these hooks in their `AppConfig.ready()` (config/hooks.py; README, "Archite
 what games announces to them.
 """
 
-import logging
-
 from django.dispatch import Signal
 
-from config.hooks import Hook
-
-log = logging.getLogger(__name__)
+from config.hooks import Hook, send_to_all
 
 # Sent after commit whenever matches start (an accepted challenge, a pool pairing, a rematch, a
 # match against the computer, a tournament's pairing wave: games/services/starts.py) with
@@ -47,12 +43,10 @@ match_finished = Signal()
 
 def announce_match_finished(match_id: int, rated: bool) -> None:
     """Send `match_finished` (after the ending's commit); a receiver that fails is logged."""
-    for receiver, answer in match_finished.send_robust(sender=None, match_id=match_id, rated=rated):
-        if isinstance(answer, Exception):
-            log.error(
-                "a match_finished receiver (%s) failed for match %s",
-                getattr(receiver, "__qualname__", receiver), match_id, exc_info=answer,
-            )  # fmt: skip
+    send_to_all(
+        match_finished, "match_finished", f"match {match_id}",
+        sender=None, match_id=match_id, rated=rated,
+    )  # fmt: skip
 
 
 # (match, request) -> the replay page's analysis panel, rendered by analysis (safe HTML): the

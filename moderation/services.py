@@ -9,7 +9,6 @@ side effects (closing sockets, publishing the end of a match) after commit.
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -20,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from accounts.locks import user_row_lock
 from accounts.models import User
+from config.hooks import send_to_all
 from config.showable_text import UnshowableText, check_showable
 from moderation import hooks
 from moderation.models import (
@@ -40,8 +40,6 @@ from realtime.close_codes import CLOSE_BANNED
 from realtime.errors import CommandError
 from realtime.groups import close_user_sockets, user_message
 from realtime.publisher import publish_on_commit
-
-log = logging.getLogger(__name__)
 
 # --- Blocks (players) ----------------------------------------------------------------------------
 
@@ -302,12 +300,9 @@ def user_ban(
 
 
 def _answer_ban_again(user: User) -> None:
-    for receiver, answer in hooks.user_banned.send_robust(sender=User, user=user):
-        if isinstance(answer, Exception):
-            log.error(
-                "a user_banned receiver (%s) failed after the ban of user %s",
-                getattr(receiver, "__qualname__", receiver), user.pk, exc_info=answer,
-            )  # fmt: skip
+    send_to_all(
+        hooks.user_banned, "user_banned", f"the ban of user {user.pk}", sender=User, user=user
+    )
 
 
 def sanction_lift(*, moderator: User, sanction_id: int, reason: str) -> Sanction:

@@ -11,7 +11,6 @@ statement (hot_path.write_rows; new matches and games through the ORM's `bulk_cr
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -23,6 +22,7 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config.hooks import send_to_all
 from games import dice as dice_source
 from games import effects
 from games.effects import Effects
@@ -61,8 +61,6 @@ from games.services.state_rows import (
 from ratings.counts import record_count_match
 from ratings.models import ShownRating
 from realtime.errors import CommandError
-
-log = logging.getLogger(__name__)
 
 # `last_activity_at` only serves the 24-hour stale check, and it is indexed: writing it on every
 # command would make every match update a non-HOT one that touches all the table's indexes.
@@ -364,12 +362,7 @@ ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 
 def announce_ended(match_id: int) -> None:
     """Tell the apps above that the match ended (games/hooks.py `match_ended`), after commit."""
-    for receiver, answer in match_ended.send_robust(sender=Match, match_id=match_id):
-        if isinstance(answer, Exception):
-            log.error(
-                "a match_ended receiver (%s) failed for match %s",
-                getattr(receiver, "__qualname__", receiver), match_id, exc_info=answer,
-            )  # fmt: skip
+    send_to_all(match_ended, "match_ended", f"match {match_id}", sender=Match, match_id=match_id)
 
 
 class NeedsLock(Exception):  # noqa: N818 - a signal to runners.py `play`, not an error

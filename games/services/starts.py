@@ -37,7 +37,6 @@ deadlock.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -46,6 +45,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from config.hooks import send_to_all
 from games.hooks import match_started as match_started_signal
 from games.models import Match, MatchStatus, TimeControl, rule_columns
 from games.rules import RuleSet
@@ -55,8 +55,6 @@ from games.services.hot_path import PLAYER_FIELDS, Player
 from games.services.runners import locked
 from realtime.errors import CommandError
 from realtime.groups import notify_user
-
-log = logging.getLogger(__name__)
 
 # Advisory lock class of the players' match starts (pairing/locks.py has 15_001 and 15_002); the
 # second key is the user id, folded into PostgreSQL's int4 (a collision only makes two starts
@@ -273,12 +271,7 @@ def matches_started(started: Sequence[tuple[Locked, Sequence[int]]]) -> None:
 def _announce(match_ids: tuple[int, ...], player_ids: tuple[int, ...]) -> None:
     """Tell the apps above (games/hooks.py); one failing receiver does not stop the others,
     and the matches have started whatever they do."""
-    answers = match_started_signal.send_robust(
-        sender=Match, match_ids=match_ids, player_ids=player_ids
-    )
-    for receiver, answer in answers:
-        if isinstance(answer, Exception):
-            log.error(
-                "a match_started receiver (%s) failed for matches %s",
-                getattr(receiver, "__qualname__", receiver), match_ids, exc_info=answer,
-            )  # fmt: skip
+    send_to_all(
+        match_started_signal, "match_started", f"matches {match_ids}",
+        sender=Match, match_ids=match_ids, player_ids=player_ids,
+    )  # fmt: skip
