@@ -1,5 +1,6 @@
 """Whether importing a module loads Django: the pure modules (the rules engine, pairing's and the
-arena's logic, Elo) must not (README "How code is shaped here"). A fresh interpreter imports it, so
+arena's logic, Elo) must not (docs/architecture.md "How code is shaped here"). A fresh interpreter
+imports it, so
 a test calling this starts a process and is marked `integration`."""
 
 from __future__ import annotations

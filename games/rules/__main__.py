@@ -1,5 +1,0 @@
-"""``python -m games.rules legal-turns|bench`` (see cli.py)."""
-
-from .cli import main
-
-raise SystemExit(main())
