@@ -1,5 +1,5 @@
-"""Fit the calibrated equity's coefficients (games/rules/equity.py) on self-play games and write
-games/rules/equity_params.py.
+"""Fit the calibrated equity's coefficients (nardy/equity.py) on self-play games and write
+nardy/equity_params.py.
 
     nice -n 10 .venv/bin/python -m bench.fit_equity [--games 3000] [--every 3] [--seed 0]
 
@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from bench.selfplay import NOISE, positions
-from games.rules import equity
-from games.rules.equity import features, logistic
+from nardy import equity
+from nardy.equity import features, logistic
 
 PARAMS = Path(equity.__file__).with_name("equity_params.py")
 L2 = 1e-3
@@ -89,12 +89,23 @@ def monotone_map(pairs: list[tuple[float, bool]]) -> list[tuple[float, float]]:
     return [(raw / count, observed / count) for raw, observed, count in blocks]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def knots_source(name: str, knots: list[tuple[float, float]]) -> str:
+    """A map's knots as the Python source of a params module (also bench/fit_net_map.py)."""
+    rows = "".join(f"    ({raw:.6f}, {cal:.6f}),\n" for raw, cal in knots)
+    return f"{name}: tuple[tuple[float, float], ...] = (\n{rows})\n"
+
+
+def fitting_arguments(doc: str) -> argparse.Namespace:
+    """``--games``, ``--every`` and ``--seed`` of a fit on self-play (also bench/fit_net_map.py)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--every", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
-    arguments = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> int:
+    arguments = fitting_arguments(__doc__)
     started = time.perf_counter()
     data = positions(arguments.seed, arguments.games, arguments.every)
     print(
@@ -111,7 +122,7 @@ def main() -> int:
         return "(\n" + "".join(f"    {v:.6f},\n" for v in values) + ")"
 
     PARAMS.write_text(
-        '"""The calibrated equity\'s fitted coefficients (games/rules/equity.py), written by\n'
+        '"""The calibrated equity\'s fitted coefficients (nardy/equity.py), written by\n'
         f"`nice -n 10 .venv/bin/python -m bench.fit_equity --games {arguments.games} "
         f"--every {arguments.every} --seed {arguments.seed}`:\n"
         f"self-play games with seeds {arguments.seed}..{arguments.seed + arguments.games - 1}, "
@@ -120,10 +131,7 @@ def main() -> int:
         '"""\n\n'
         f"WIN: tuple[float, ...] = {numbers(win)}\n"
         f"WIN_MARS: tuple[float, ...] = {numbers(win_mars)}\n"
-        f"LOSE_MARS: tuple[float, ...] = {numbers(lose_mars)}\n"
-        "WIN_MAP: tuple[tuple[float, float], ...] = (\n"
-        + "".join(f"    ({raw:.6f}, {cal:.6f}),\n" for raw, cal in knots)
-        + ")\n"
+        f"LOSE_MARS: tuple[float, ...] = {numbers(lose_mars)}\n" + knots_source("WIN_MAP", knots)
     )
     print(f"wrote {PARAMS}")
     return 0

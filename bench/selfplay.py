@@ -1,4 +1,4 @@
-"""Self-play games for fitting and checking the calibrated equity (games/rules/equity.py).
+"""Self-play games for fitting and checking the calibrated equity (nardy/equity.py).
 
 Each game is played from the start position by the Club chooser on both sides with a share of
 random turns (``NOISE``), so that the positions cover mistakes as well as good play (the
@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from games.rules import START_BOARD, TRADITIONAL, game_result, opponent_of
-from games.rules.board import Board, Side
-from games.rules.bots import BEGINNER, CLUB, choose_end_board
+from nardy import START_BOARD, TRADITIONAL, game_result, opponent_of
+from nardy.board import Board, Side
+from nardy.bots import BEGINNER, CLUB, choose_end_board
 
 NOISE = 0.15  # share of turns played at random
 MAX_TURNS = 1000
@@ -62,13 +62,13 @@ def play(seed: int) -> Iterator[Position]:
 # Played games are kept on disk (git-ignored), keyed by the seeds, the thinning, the noise and
 # the source of the rules and bots that played them, so a refit or a re-check reuses them.
 CACHE = Path(__file__).resolve().parents[1] / ".data" / "selfplay"
-RULES = Path(__file__).resolve().parents[1] / "games" / "rules"
+RULES = Path(__file__).resolve().parents[1] / "nardy"
 
 
 def _cache_path(first_seed: int, games: int, every: int) -> Path:
     digest = hashlib.sha256(f"{NOISE} {MAX_TURNS}".encode())
     for source in sorted(RULES.rglob("*.py")):
-        if not source.name.startswith(("equity", "analysis")):  # not what plays the games
+        if not source.name.startswith(("equity", "analysis", "net")):  # not what plays the games
             digest.update(source.read_bytes())
     return CACHE / f"{first_seed}-{games}-{every}-{digest.hexdigest()[:12]}.pickle"
 
