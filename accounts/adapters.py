@@ -2,6 +2,8 @@ import time
 
 from allauth.account import app_settings as account_settings
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import ratelimit
+from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.mfa.utils import is_mfa_enabled
 from django.conf import settings
 from django.http import HttpRequest
@@ -11,8 +13,12 @@ from django.utils.translation import gettext
 
 from accounts.models import User
 from accounts.usernames import validate_username
+from config.client_address import address_bucket
 from realtime.language import supported_language, user_language
 
+# allauth's rate-limit action (ACCOUNT_RATE_LIMITS, config/settings/) that counts the accounts
+# made per address, beside its own `signup`, which counts the forms sent.
+ACCOUNTS_MADE_ACTION = "signup_account_made"
 RETURN_KEY = "signup_return_to"  # the page a new player signed up from
 # When this session's login was completed (every stage done: the password, and the code for an
 # account with two factors), for is_reauthentication_required below.
@@ -43,7 +49,22 @@ class AccountAdapter(DefaultAccountAdapter):
             return User.objects.get(pk=current.pk, is_guest=True)
         return super().new_user(request)
 
+    def pre_authenticate(self, request: HttpRequest, **credentials) -> None:
+        """allauth counts failed logins per client address and per "key", which it makes of the
+        login typed: five wrong passwords from anywhere locked the owner out of their account
+        (anyone could do it to a rival, or to staff). The key given here is the address and the
+        login together (an IPv6 client by its /64), so failures lock out only the address they
+        came from; the `ip` rate (ACCOUNT_RATE_LIMITS "login_failed") bounds each address across
+        accounts. allauth still takes back a successful login's count."""
+        login = credentials.get("email", credentials.get("username", ""))
+        address = address_bucket(self.get_client_ip(request))
+        super().pre_authenticate(request, username=f"{address} {login}")
+
     def save_user(self, request: HttpRequest, user, form, commit: bool = True):  # noqa: ANN001
+        # Accounts made per address (ACCOUNTS_MADE_ACTION): a form refused for a typo is not
+        # one, so this can be a few an hour where allauth's count of forms sent cannot.
+        if not ratelimit.consume(request, action=ACCOUNTS_MADE_ACTION):
+            raise ImmediateHttpResponse(ratelimit.respond_429(request))
         # Where the player signed up from: the confirmation link brings them back there.
         back = request.POST.get("next") or request.GET.get("next")
         if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):

@@ -1,4 +1,5 @@
-"""Celery tasks of accounts: thin, they call the service (README "How code is shaped here")."""
+"""Celery tasks of accounts: thin, they call the service (docs/architecture.md "How code is shaped
+here")."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ import unicodedata
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from config.showable_text import UnshowableText, check_showable
+from config.showable_text import validate_showable
 
 RESERVED_WORDS = ("guest", "bot")
 
@@ -87,10 +87,7 @@ def reserved_word(name: str) -> str | None:
 
 def validate_username(username: str) -> None:
     """Raise ValidationError for a name that shows nothing or passes for the site's own."""
-    try:
-        check_showable(username)
-    except UnshowableText as refusal:
-        raise ValidationError(refusal.message, code="unshowable") from None
+    validate_showable(username)
     if reserved_word(username) is not None:
         raise ValidationError(
             _("Names starting with “Guest” or “Bot” belong to the site's own accounts; choose "

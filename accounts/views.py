@@ -1,17 +1,20 @@
-"""Accounts' own pages: "Play now" as a guest, sign-up and log-in, the sound toggle, the language.
+"""Accounts' own pages: "Play now" as a guest, sign-up and log-in, the sound toggle, the language,
+light or dark and the board's look.
 (The profile and the preferences page gather other apps: web/views.py.)"""
 
 from allauth.account.views import LoginView, SignupView
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views import i18n
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.appearance import FIELDS, Appearance, appearance_of, appearance_save
+from accounts.forms import AppearanceForm
 from accounts.guests import guest_sign_in
 from accounts.models import User
 from realtime.language import supported_language
@@ -79,6 +82,26 @@ def set_language(request: HttpRequest) -> HttpResponse:
     if user.is_authenticated and user.language != language:
         User.objects.filter(pk=user.pk).update(language=language)
     return response
+
+
+@require_http_methods(["GET", "POST"])
+def appearance(request: HttpRequest) -> HttpResponse:
+    """Light or dark, the board, the checkers: for anyone, a visitor too (accounts/appearance.py).
+
+    A post may name only some of them (the footer's switch sends the scheme alone): the others
+    stay as they are. A value not offered changes nothing and shows the form with its error."""
+    current = appearance_of(request)
+    if request.method == "POST":
+        asked = {name: request.POST[name] for name in FIELDS if name in request.POST}
+        form = AppearanceForm({**current.as_dict(), **asked})
+        if form.is_valid():
+            response = redirect(request.POST.get("next") if _safe_next(request) else "appearance")
+            appearance_save(request, response, Appearance(**form.cleaned_data))
+            return response
+    else:
+        form = AppearanceForm(initial=current.as_dict())
+    status = 400 if form.is_bound else 200
+    return render(request, "accounts/appearance.html", {"appearance_form": form}, status=status)
 
 
 def _safe_next(request: HttpRequest) -> bool:

@@ -1,5 +1,5 @@
 """How analysis answers games' hooks (games/hooks.py), filled at start-up by
-`AnalysisConfig.ready()` (README, "Architecture")."""
+`AnalysisConfig.ready()` (docs/architecture.md, "Architecture")."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ def replay_panel(match, request) -> str:  # noqa: ANN001
         "analysis/_replay_panel.html",
         {
             "match": match,
-            "signed_in": request.user.is_authenticated,
+            # Guests see the analysis but cannot ask for one (analysis/services.py).
+            "may_ask": request.user.is_authenticated and not request.user.is_guest,
+            "guest": request.user.is_authenticated and request.user.is_guest,
             "state_url": reverse("analysis_state", kwargs={"match_id": match.pk}),
             "request_url": reverse("analysis_request", kwargs={"match_id": match.pk}),
         },
@@ -27,7 +29,8 @@ def replay_panel(match, request) -> str:  # noqa: ANN001
 
 
 def queue_rated(sender, *, match_id: int, rated: bool, **kwargs) -> None:  # noqa: ANN001
-    """A rated match has ended: its analysis is queued at once (README, "How play works")."""
+    """A rated match has ended: its analysis is queued at once (docs/features.md, "How play
+    works")."""
     if rated:
         analysis_queue_finished(match_id=match_id)
 

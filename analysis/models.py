@@ -1,4 +1,5 @@
-"""A finished match's post-match analysis, stored once and reused (README, "How play works")."""
+"""A finished match's post-match analysis, stored once and reused (docs/features.md, "How play
+works")."""
 
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ class MatchAnalysis(models.Model):
     positions = models.PositiveIntegerField(default=0)
     cpu_seconds = models.FloatField(default=0.0)
     result = models.JSONField(default=dict, blank=True)
+    # The cube decisions analysed (nardy/cube_analysis.py); 0 in a match without the cube.
+    cube_decisions = models.PositiveIntegerField(default=0)
     # Each seat's performance rating, for the profile's average and trend (null: no decision).
     pr_creator = models.FloatField(null=True, blank=True)
     pr_opponent = models.FloatField(null=True, blank=True)
@@ -47,6 +50,15 @@ class MatchAnalysis(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(turns_done__lte=models.F("turns_total")), name="analysis_progress_valid"
+            ),
+        ]
+        # The replay panel's place in the queue (analysis/selectors.py queue_position), polled
+        # each second by every page waiting: it reads the queued rows only, never the history.
+        indexes = [
+            models.Index(
+                fields=["requested_at", "match"],
+                condition=Q(status=AnalysisStatus.QUEUED),
+                name="analysis_queued_order",
             ),
         ]
 

@@ -12,12 +12,25 @@ from analysis.models import AnalysisStatus, MatchAnalysis
 RECENT_MATCHES = 20  # the profile's average covers this many analysed matches
 
 
+def queue_position(analysis: MatchAnalysis) -> int:
+    """1 for the queued analysis the worker takes next: the queue runs in the order asked
+    (the tasks are sent at each request's commit). Counted on the queued rows' own index."""
+    ahead = MatchAnalysis.objects.filter(status=AnalysisStatus.QUEUED).filter(
+        Q(requested_at__lt=analysis.requested_at)
+        | Q(requested_at=analysis.requested_at, match_id__lt=analysis.match_id)
+    )
+    return ahead.count() + 1
+
+
 def analysis_state(match_id: int) -> dict[str, Any]:
-    """What the replay's panel shows: status, per cent done and, once done, the report."""
+    """What the replay's panel shows: status, per cent done, the place in the queue while it
+    waits and, once done, the report."""
     analysis = MatchAnalysis.objects.filter(match_id=match_id).first()
     if analysis is None:
         return {"status": "none", "percent": 0}
     state: dict[str, Any] = {"status": analysis.status, "percent": analysis.percent}
+    if analysis.status == AnalysisStatus.QUEUED:
+        state["position"] = queue_position(analysis)
     if analysis.status == AnalysisStatus.DONE:
         state["result"] = analysis.result
     return state

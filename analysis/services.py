@@ -1,11 +1,18 @@
-"""The analysis's writes: asking for one, and running it (README, "How play works").
+"""The analysis's writes: asking for one, and running it (docs/features.md, "How play works").
 
 Only finished matches are analysed: nothing here (nor any page or socket) reaches the engine for a
 match being played (docs/protocol.md, "Post-match analysis and the match export"). A match is
 analysed once; asking again returns the stored row. The heavy work runs in the Celery task
-`analysis.run` on the analysis queue (config/settings.py CELERY_ANALYSIS_QUEUE), never inside a
+`analysis.run` on the analysis queue (config/settings/celery_schedule.py CELERY_ANALYSIS_QUEUE),
+never inside a
 transaction: the row is claimed, the turns are analysed with progress written as it goes, and the
 result is written once.
+
+Bounds on the work (docs/security.md, "Security notes"): a person asks for at most
+ANALYSIS_REQUESTS_PER_HOUR new analyses, counted under their user row's lock (accounts/locks.py),
+so requests for different matches at once are counted one after another; guests ask for none. A
+rated match queues its own only when it has ANALYSIS_AUTO_MIN_TURNS logged turns, and at most
+ANALYSIS_AUTO_PER_HOUR of those are queued site-wide in any hour, counted under one advisory lock.
 """
 
 from __future__ import annotations
@@ -15,11 +22,12 @@ from datetime import timedelta
 
 from celery import current_app
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from analysis import engine
+from accounts.locks import user_row_lock
+from analysis import engine, hooks
 from analysis.models import AnalysisStatus, MatchAnalysis
 from games.models import Match, MatchStatus
 from realtime.errors import CommandError
@@ -27,6 +35,9 @@ from realtime.errors import CommandError
 RUN_TASK = "analysis.run"
 # Progress is written at most this often (seconds): the page polls it.
 PROGRESS_EVERY = 0.5
+# Advisory lock class of the site-wide budget of automatic analyses (the other classes in use:
+# pairing/locks.py 15_001 and 15_002, games/services/starts.py 25_001, tournaments/locks.py).
+AUTOMATIC_BUDGET_LOCK_CLASS = 35_001
 
 
 def _schedule(match_id: int) -> None:
@@ -44,12 +55,19 @@ def _finished(match_id: int) -> Match:
 
 
 def analysis_request(*, user, match_id: int) -> MatchAnalysis:
-    """Ask for a finished match's analysis (the "Analyse" button). Locks the match row first.
-    Returns the stored or queued row when there is one; otherwise counts against the user's
-    ANALYSIS_REQUESTS_PER_HOUR and queues the task after commit."""
+    """Ask for a finished match's analysis (the "Analyse" button). Locks the user's row, then the
+    match row (a ban takes them in that order too). Returns the stored or queued row when there
+    is one; otherwise counts against the user's ANALYSIS_REQUESTS_PER_HOUR and queues the task
+    after commit. Guests are refused: a guest is one click away, so their requests would be
+    nobody's."""
     if not user.is_authenticated:
         raise CommandError("sign_in", _("Sign in to ask for an analysis."))
+    if user.is_guest:
+        raise CommandError("guest", _("Guests cannot ask for an analysis: sign up to ask."))
     with transaction.atomic():
+        # The count and the new row under the user's lock: two tabs asking for two matches at
+        # once are counted one after the other (the match row's lock orders one match only).
+        user_row_lock(user.pk)
         match = _finished(match_id)
         existing = MatchAnalysis.objects.filter(match=match).first()
         if existing is not None and existing.status != AnalysisStatus.FAILED:
@@ -71,16 +89,34 @@ def analysis_request(*, user, match_id: int) -> MatchAnalysis:
         return analysis
 
 
-def analysis_queue_finished(*, match_id: int) -> None:
+def _automatic_budget_lock() -> None:
+    """Until the transaction ends, the one lock under which automatic analyses are counted."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [AUTOMATIC_BUDGET_LOCK_CLASS])
+
+
+def analysis_queue_finished(*, match_id: int) -> MatchAnalysis | None:
     """A rated match has just ended (games' `match_finished`, after its commit): queue its
-    analysis unless it has one. Locks the match row first."""
+    analysis unless it has one, it is shorter than ANALYSIS_AUTO_MIN_TURNS logged turns (a
+    resignation after a few moves teaches nothing and was how farmed matches filled the queue),
+    or ANALYSIS_AUTO_PER_HOUR automatic analyses were queued in the last hour. Takes the budget's
+    lock, then the match row. Returns the row queued, or None."""
     with transaction.atomic():
+        _automatic_budget_lock()
         match = _finished(match_id)
-        _row, created = MatchAnalysis.objects.get_or_create(
-            match=match, defaults={"turns_total": engine.count_turns(match)}
-        )
-        if created:
-            _schedule(match.pk)
+        if MatchAnalysis.objects.filter(match=match).exists():
+            return None
+        turns = engine.count_turns(match)
+        if turns < settings.ANALYSIS_AUTO_MIN_TURNS:
+            return None
+        since = timezone.now() - timedelta(hours=1)
+        # Rows asked by someone since deleted count here too: the budget errs low.
+        automatic = MatchAnalysis.objects.filter(requested_by=None, requested_at__gte=since)
+        if automatic.count() >= settings.ANALYSIS_AUTO_PER_HOUR:
+            return None
+        analysis = MatchAnalysis.objects.create(match=match, turns_total=turns)
+        _schedule(match.pk)
+        return analysis
 
 
 def analysis_run(*, match_id: int) -> MatchAnalysis | None:
@@ -119,9 +155,14 @@ def analysis_run(*, match_id: int) -> MatchAnalysis | None:
         analysis.result = report
         analysis.turns_total = analysis.turns_done = len(report["turns"])
         analysis.positions = report["positions"]
+        analysis.cube_decisions = len(report["cube_decisions"])
         analysis.cpu_seconds = time.process_time() - started
         analysis.pr_creator = totals[0]["pr"]
         analysis.pr_opponent = totals[1]["pr"]
         analysis.finished_at = timezone.now()
         analysis.save()
+        requested_by_id = analysis.requested_by_id
+        transaction.on_commit(
+            lambda: hooks.announce_analysis_ready(match_id, requested_by_id), robust=True
+        )
     return analysis

@@ -1,4 +1,4 @@
-"""The analysis's Celery task, on its own low-priority queue (config/settings.py
+"""The analysis's Celery task, on its own low-priority queue (config/settings/
 CELERY_ANALYSIS_QUEUE): thin, it calls the service."""
 
 from celery import shared_task

@@ -14,16 +14,17 @@ seat, passes it on. Spectators are never in that group, so no frame of a call co
 
 from __future__ import annotations
 
+import math
 import time
-from collections import deque
 from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from calls import selectors
+from calls import budgets, selectors
 from calls.commands import CALL_COMMANDS, CallJoin, Relayed
-from calls.ice import ice_servers
+from calls.ice import ice_servers, turn_credentials
 from config.database_thread import in_database_thread
 from config.wire import json_text
 from games.consumers import MATCH_PARTS
@@ -40,13 +41,11 @@ _read_blocked = in_database_thread(selectors.call_blocked)
 
 
 class CallPart:
-    """Calls' part of a match socket (games/consumers.py `MATCH_PARTS`): this socket's signalling
-    rate, the frames it passes on to its page, and the hang-up when a block comes between the
-    players."""
+    """Calls' part of a match socket (games/consumers.py `MATCH_PARTS`): the frames it passes on
+    to its page, and the hang-up when a block comes between the players."""
 
     def __init__(self, socket) -> None:
         self.socket = socket
-        self.recent: deque[float] = deque()
         self.handlers = {SIGNAL: self.call_signal, "moderation.blocks": self.moderation_blocks}
 
     async def opened(self) -> None:
@@ -54,15 +53,6 @@ class CallPart:
 
     async def add_to_snapshot(self, state: dict[str, Any]) -> None:
         """A call is no match state: snapshots carry nothing of it."""
-
-    def take_turn(self, now: float) -> bool:
-        """Count one signalling frame; False past CALL_SIGNALS_PER_WINDOW in the window."""
-        while self.recent and now - self.recent[0] > settings.CALL_WINDOW_SECONDS:
-            self.recent.popleft()
-        if len(self.recent) >= settings.CALL_SIGNALS_PER_WINDOW:
-            return False
-        self.recent.append(now)
-        return True
 
     async def call_signal(self, message: dict[str, Any]) -> None:
         """A frame from the opponent (through this user's group): to the page only when this
@@ -82,13 +72,10 @@ class CallPart:
             )
 
 
-def _part(socket) -> CallPart:
-    return next(part for part in socket.parts if isinstance(part, CallPart))
-
-
 async def _call_command(socket, command: Command, message: dict[str, Any]) -> None:
-    """Any call command: from a player only, within the rate, while the pair may call; then
-    `call_join` gets the ICE servers in its ack, and the others are relayed to the opponent."""
+    """Any call command: from a player only, while the pair may call, within the user's
+    signalling budget across all their sockets (calls/budgets.py); then `call_join` gets the ICE
+    servers in its ack, and the others are relayed to the opponent."""
     user = socket.user
     if user is None or socket.seat is None:
         await socket.send_error(
@@ -96,29 +83,25 @@ async def _call_command(socket, command: Command, message: dict[str, Any]) -> No
             reply_to=message,
         )  # fmt: skip
         return
-    if not _part(socket).take_turn(time.monotonic()):
-        await socket.send_error(
-            "rate_limited", _("Too many call messages; wait a moment."), reply_to=message
-        )
-        return
     try:
         pair = await _read_pair(match_id=socket.match_id, user_id=user.pk)
     except CommandError as refusal:
         await socket.send_error(refusal.code, refusal.message, reply_to=message)
         return
-    if isinstance(command, CallJoin):
-        servers = ice_servers(
-            stun_urls=settings.CALL_STUN_URLS,
-            turn_urls=settings.CALL_TURN_URLS,
-            secret=settings.CALL_TURN_SECRET,
-            match_id=socket.match_id,
-            user_id=user.pk,
-            now=time.time(),
-            ttl_seconds=settings.CALL_TURN_TTL_SECONDS,
+    # Serialised once here, before counting its size: the receiving socket sends it as it is.
+    # Counted only once the pair may call: a refused frame reaches nobody and spends nothing
+    # (the socket's own message rate, realtime/socket.py, bounds those reads).
+    text = json_text(command.relayed()) if isinstance(command, Relayed) else ""
+    if not await budgets.take_signal(
+        user_id=user.pk, match_id=socket.match_id, size=len(text), now=time.time()
+    ):
+        await socket.send_error(
+            "rate_limited", _("Too many call messages; wait a moment."), reply_to=message
         )
-        await socket.send_json({"type": "ack", "id": command.id, "ice_servers": servers})
         return
-    assert isinstance(command, Relayed)
+    if isinstance(command, CallJoin):
+        await _join(socket, command, user.pk, message)
+        return
     # Through the process's publisher (realtime/publisher.py): handed to its one ordered queue,
     # so a page's offer parts and candidates reach the opponent in the order they were sent.
     publish(
@@ -129,13 +112,46 @@ async def _call_command(socket, command: Command, message: dict[str, Any]) -> No
                     "type": SIGNAL,
                     "match_id": socket.match_id,
                     "seat": pair.opponent_seat,
-                    # Serialised once here: the receiving socket sends it as it is.
-                    "text": json_text(command.relayed()),
+                    "text": text,
                 },
             )
         ]
     )
     await socket.send_json({"type": "ack", "id": command.id})
+
+
+async def _join(socket, command: CallJoin, user_id: int, message: dict[str, Any]) -> None:
+    """The ICE servers in the ack; TURN credentials of this person, lasting
+    CALL_TURN_TTL_SECONDS, at most CALL_TURN_CREDENTIALS_PER_HOUR sets an hour. The page asks
+    again before they expire, which only a player of an active match gets."""
+    credentials = None
+    if settings.CALL_TURN_URLS and settings.CALL_TURN_SECRET:
+        wait = await budgets.take_turn_credentials(user_id=user_id)
+        if wait is not None:
+            minutes = math.ceil(wait / 60)
+            await socket.send_error(
+                "rate_limited",
+                ngettext(
+                    "Too many calls this hour; try again in %(minutes)s minute.",
+                    "Too many calls this hour; try again in %(minutes)s minutes.",
+                    minutes,
+                )
+                % {"minutes": minutes},
+                reply_to=message,
+            )
+            return
+        credentials = turn_credentials(
+            secret=settings.CALL_TURN_SECRET, user_id=user_id, now=time.time(),
+            ttl_seconds=settings.CALL_TURN_TTL_SECONDS,
+        )  # fmt: skip
+    servers = ice_servers(
+        stun_urls=settings.CALL_STUN_URLS, turn_urls=settings.CALL_TURN_URLS,
+        credentials=credentials,
+    )  # fmt: skip
+    # Seconds, not a time: the page's clock need not agree with the server's.
+    expires_in = settings.CALL_TURN_TTL_SECONDS if credentials else None
+    await socket.send_json({"type": "ack", "id": command.id, "ice_servers": servers,
+                            "ice_expires_in": expires_in})  # fmt: skip
 
 
 # Registered for any sender: the handler itself refuses spectators and anonymous viewers with

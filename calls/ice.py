@@ -1,14 +1,18 @@
 """The ICE servers a player's browser is given for a call (docs/protocol.md "Calls").
 
 STUN and TURN URLs come from the settings (the environment). TURN never gets a static password
-in a page: each player of each match gets short-lived credentials in the TURN REST form that
-coturn checks with `use-auth-secret` (draft-uberti-behave-turn-rest-00, section 2.2):
+in a page: a player gets short-lived credentials in the TURN REST form that coturn checks with
+`use-auth-secret` (draft-uberti-behave-turn-rest-00, section 2.2):
 
-    username   = "<expiry, Unix seconds>:<match id>-<user id>"
+    username   = "<expiry, Unix seconds>:<user id>"
     credential = base64(HMAC-SHA1(key=the shared secret, message=username))
 
 coturn recomputes the credential from the username with its `static-auth-secret` and refuses a
-username whose expiry has passed. Standard library only, and the clock is passed in.
+username whose expiry has passed. The name is the person's, never the match's: coturn counts its
+`user-quota` (allocations held at once) by the part after the expiry, so every credential a
+person was ever given, in any match, shares that person's one quota (deploy/coturn/,
+docs/operations.md
+"Calls: STUN and TURN"). Standard library only, and the clock is passed in.
 """
 
 from __future__ import annotations
@@ -33,12 +37,10 @@ def turn_password(secret: str, username: str) -> str:
     return base64.b64encode(digest).decode("ascii")
 
 
-def turn_credentials(
-    *, secret: str, match_id: int, user_id: int, now: float, ttl_seconds: int
-) -> TurnCredentials:
-    """Credentials for one player of one match, valid `ttl_seconds` from `now`."""
+def turn_credentials(*, secret: str, user_id: int, now: float, ttl_seconds: int) -> TurnCredentials:
+    """Credentials for one person, valid `ttl_seconds` from `now`."""
     expires_at = int(now) + ttl_seconds
-    username = f"{expires_at}:{match_id}-{user_id}"
+    username = f"{expires_at}:{user_id}"
     return TurnCredentials(username, turn_password(secret, username), expires_at)
 
 
@@ -46,21 +48,14 @@ def ice_servers(
     *,
     stun_urls: list[str],
     turn_urls: list[str],
-    secret: str,
-    match_id: int,
-    user_id: int,
-    now: float,
-    ttl_seconds: int,
+    credentials: TurnCredentials | None,
 ) -> list[dict[str, Any]]:
-    """The `iceServers` of an RTCPeerConnection (W3C WebRTC, RTCIceServer) for this player."""
+    """The `iceServers` of an RTCPeerConnection (W3C WebRTC, RTCIceServer): the STUN URLs, and the
+    TURN URLs with these credentials when there are both."""
     servers: list[dict[str, Any]] = []
     if stun_urls:
         servers.append({"urls": list(stun_urls)})
-    if turn_urls and secret:
-        made = turn_credentials(
-            secret=secret, match_id=match_id, user_id=user_id, now=now, ttl_seconds=ttl_seconds
-        )
-        servers.append(
-            {"urls": list(turn_urls), "username": made.username, "credential": made.credential}
-        )
+    if turn_urls and credentials is not None:
+        servers.append({"urls": list(turn_urls), "username": credentials.username,
+                        "credential": credentials.credential})  # fmt: skip
     return servers

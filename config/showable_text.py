@@ -16,14 +16,16 @@ that definition, one rule for every text a user writes for others:
   blank). Joiners and marks stay inside a text that shows something (emoji sequences, scripts
   that need them).
 
-The services, the forms and the socket fuzz test share it (the standard library and Django's
-translation only).
+The services, the forms (`validate_showable`, a Django validator: usernames, tournament names)
+and the socket fuzz test share it (the standard library and Django's translation and validation
+error only).
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -75,3 +77,12 @@ def is_showable(text: str, *, multiline: bool = False) -> bool:
     except UnshowableText:
         return False
     return True
+
+
+def validate_showable(text: str) -> None:
+    """The rule as a Django validator (a form's or a model field's): ValidationError with the
+    code `unshowable` and the reason's message."""
+    try:
+        check_showable(text)
+    except UnshowableText as refusal:
+        raise ValidationError(refusal.message, code="unshowable") from None

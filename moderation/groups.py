@@ -1,12 +1,15 @@
 """The "Moderators" group and exactly the permissions moderation needs.
 
-They read users, matches, games, turns, chat, ratings, reports, sanctions, blocks and the audit
-trail, and may run the moderation actions (each a service: moderation/services.py). They change
-no row directly: no password, rating, board or match can be edited by a moderator.
+They read users, matches, games, turns, chat, ratings, reports, sanctions, blocks, the audit
+trail and tournaments with their players, and may run the moderation actions (each a service:
+moderation/services.py, tournaments/services/moderation.py for cancelling a tournament and
+removing a player). They change no row directly: no password, rating, board or match can be
+edited by a moderator.
 
-Created by migration 0003 and kept complete after every `migrate` (and every test flush) by a
-post_migrate receiver (moderation/apps.py). Permissions are normally created after migrations;
-the ones named here are created if missing, with the names Django gives them.
+Created by migration 0003 (the tournaments' permissions by tournaments' migration 0003) and kept
+complete after every `migrate` (and every test flush) by a post_migrate receiver
+(moderation/apps.py). Permissions are normally created after migrations; the ones named here are
+created if missing, with the names Django gives them.
 """
 
 from __future__ import annotations
@@ -31,7 +34,17 @@ MODERATOR_PERMISSIONS = [
     ("moderation", "auditentry", "lift_sanction", "Can lift a ban or a mute early"),
     ("moderation", "auditentry", "annul_match", "Can annul a match"),
     ("moderation", "auditentry", "close_report", "Can close a report"),
-]
+    # Tournaments (tournaments/admin.py): read them, their players and their moderation trail,
+    # cancel one and remove (strike out) a player; series and settings stay staff's.
+    ("tournaments", "tournament", "view_tournament", "Can view tournament"),
+    ("tournaments", "player", "view_player", "Can view tournament player"),
+    ("tournaments", "moderationentry", "view_moderationentry",
+     "Can view tournament moderation entry"),
+    ("tournaments", "moderationentry", "moderate_tournament",
+     "Can cancel tournaments and remove players"),
+    # The arena pairs flagged as repeated or unplayed (tournaments/admin.py).
+    ("tournaments", "arenapair", "view_arenapair", "Can view arena pair"),
+]  # fmt: skip
 
 
 def ensure_moderators_group(apps) -> None:

@@ -1,10 +1,11 @@
 """What moderation needs from the apps above it (games, chat, pairing), which it never imports:
-they fill these hooks in their `AppConfig.ready()` (config/hooks.py; README, "Architecture").
+they fill these hooks in their `AppConfig.ready()` (config/hooks.py; docs/architecture.md,
+"Architecture").
 """
 
 from django.dispatch import Signal
 
-from config.hooks import AnyOf, Hook
+from config.hooks import AnyOf, Hook, send_to_all
 
 # Sent inside the ban's transaction (moderation.services.user_ban) with `user`: games ends the
 # user's live matches as their losses and withdraws their challenges, pairing takes them out of
@@ -34,3 +35,19 @@ match_chat = Hook("moderation.match_chat")
 # match_not_finished, already_annulled), and calls `refuse_party(user_id)` for each player first
 # (nobody moderates their own case). Runs inside moderation.services.match_annul's transaction.
 match_annul = Hook("moderation.match_annul")
+
+# Sent after commit when a moderator closes a report (with a sanction or without), with
+# `report_id`, `reporter_id`, `target_id` and `sanctioned` (whether a sanction closed it):
+# notifications tells the reporter that it was decided, never the moderator's words. A receiver
+# that raises is logged; the report is closed all the same.
+report_closed = Signal()
+
+
+def announce_report_closed(
+    report_id: int, reporter_id: int, target_id: int, *, sanctioned: bool
+) -> None:
+    send_to_all(
+        report_closed, "report_closed", f"report {report_id}",
+        sender=None, report_id=report_id, reporter_id=reporter_id, target_id=target_id,
+        sanctioned=sanctioned,
+    )  # fmt: skip

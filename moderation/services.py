@@ -203,7 +203,7 @@ def _locked_report(report_id: int | None) -> Report | None:
     return report
 
 
-def _close(report: Report, moderator: User, resolution: str) -> None:
+def _close(report: Report, moderator: User, resolution: str, *, sanctioned: bool = False) -> None:
     report.status = ReportStatus.CLOSED
     report.closed_at = timezone.now()
     report.closed_by = moderator
@@ -211,6 +211,13 @@ def _close(report: Report, moderator: User, resolution: str) -> None:
     report.save(update_fields=["status", "closed_at", "closed_by", "resolution"])
     _audit(moderator, AuditAction.CLOSE_REPORT, resolution, target_user=report.target,
            target_match=report.match, report=report)  # fmt: skip
+    report_id, reporter_id, target_id = report.pk, report.reporter_id, report.target_id
+    transaction.on_commit(
+        lambda: hooks.announce_report_closed(
+            report_id, reporter_id, target_id, sanctioned=sanctioned
+        ),
+        robust=True,
+    )
 
 
 def _sanction(
@@ -236,7 +243,7 @@ def _sanction(
     )  # fmt: skip
     _audit(moderator, action, reason, target_user=user, sanction=sanction, report=report)
     if report is not None and report.status == ReportStatus.OPEN:
-        _close(report, moderator, f"{sanction.get_kind_display()}: {reason}")
+        _close(report, moderator, f"{sanction.get_kind_display()}: {reason}", sanctioned=True)
     return sanction
 
 
@@ -344,7 +351,12 @@ def match_annul(
         _refuse_own_case(moderator, report.target_id if report is not None else None)
         _audit(moderator, AuditAction.ANNUL, reason, target_match=match, report=report)
         if report is not None and report.status == ReportStatus.OPEN:
-            _close(report, moderator, _("Match annulled: %(reason)s") % {"reason": reason})
+            _close(
+                report,
+                moderator,
+                _("Match annulled: %(reason)s") % {"reason": reason},
+                sanctioned=True,
+            )
 
 
 def report_close(*, moderator: User, report_id: int, resolution: str) -> Report:

@@ -1,7 +1,9 @@
 """Tournaments in the admin: series (the scheduled hourly, daily and weekly arenas) and one-off
 tournaments are made here; a tournament's players and matches are the services' rows, shown
 read-only. A moderator cancels a tournament or removes a player through the services
-(tournaments/services/moderation.py), each with an audit row, listed read-only."""
+(tournaments/services/moderation.py), each with an audit row, listed read-only. The arena pairs
+flagged as repeated or left unplayed (tournaments/arena.py `flagged`) are listed read-only for
+moderators, who act on the players through the users' and players' pages."""
 
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
@@ -10,7 +12,7 @@ from moderation.admin import ModerationActionForm, ReadOnlyAdmin, action_inputs,
 from moderation.admin_secrets import SecretColumnsGuard
 from moderation.services import may_moderate
 from tournaments import schedule
-from tournaments.models import ModerationEntry, Player, Series, Status, Tournament
+from tournaments.models import ArenaPair, ModerationEntry, Player, Series, Status, Tournament
 from tournaments.services.moderation import (
     PERMISSION,
     tournament_cancel,
@@ -82,8 +84,11 @@ class PlayerAdmin(TournamentModeration, ReadOnlyAdmin):
     action_form = ModerationActionForm
     actions = ["remove"]
 
-    @admin.action(description=_("Remove from the tournament (points struck out)"),
-                  permissions=["moderate"])  # fmt: skip
+    @admin.action(
+        description=_("Remove from the tournament (points struck out; a finished one's places "
+                      "written again)"),
+        permissions=["moderate"],
+    )  # fmt: skip
     def remove(self, request, queryset) -> None:
         reason, _duration = action_inputs(request)
         run_each(self, request, queryset, lambda player: tournament_player_remove(
@@ -95,3 +100,26 @@ class PlayerAdmin(TournamentModeration, ReadOnlyAdmin):
 class ModerationEntryAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "moderator", "action", "tournament", "target_user", "reason")
     list_filter = ("action",)
+
+
+@admin.register(ArenaPair)
+class ArenaPairAdmin(ReadOnlyAdmin):
+    """Two players who met in an arena again and again, or whose matches ended unplayed
+    (docs/rules.md "Arena tournaments", item 2): a second account feeding wins shows here. Only
+    the flagged pairs; the Moderators group may view them (moderation/groups.py)."""
+
+    list_display = ("flagged_at", "tournament", "first_player", "second_player", "matches",
+                    "unplayed", "last_started_at")  # fmt: skip
+    list_filter = ("flagged_at", "tournament__rated", "tournament__status")
+    search_fields = ("first_player__username", "second_player__username", "tournament__name",
+                     "=tournament__id")  # fmt: skip
+    list_select_related = ("tournament", "first_player", "second_player")
+    raw_id_fields = ("tournament", "first_player", "second_player")
+    ordering = ("-flagged_at",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(flagged_at__isnull=False)
+
+    def changelist_view(self, request, extra_context=None):
+        title = {"title": _("Repeated arena pairs")}
+        return super().changelist_view(request, {**(extra_context or {}), **title})

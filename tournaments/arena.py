@@ -6,12 +6,19 @@ docs/rules.md, "Arena tournaments", is what this implements:
 - a match won scores 2, a match lost 0; after two wins in a row each further win scores double
   (4) until a loss ends the streak (`score`);
 - an abort counts as a loss for the player who aborted and as nothing for the other (`Result`);
+  so does a match its loser left without playing, fewer than PLAYED_TURNS turns of their own
+  (`finished_results`), which moves no rating either; the loser who lost it by abandonment or by
+  the clock without a turn of their own is paused (`paused_after`);
 - ties in the standings go to the better performance: the average of each opponent's rating
   +400 for a win, -400 for a loss (`performance`; FIDE's linear approximation of a performance
   rating, the "rule of 400"); then to whoever joined first;
 - pairing: every free player is paired with the free player closest in tournament score, then
   rating, never with the opponent of their last match while anyone else is free for them
-  (`pair_free`); nobody is paired in the last minute (`may_pair`).
+  (`pair_free`); nobody is paired in the last minute (`may_pair`);
+- two players meet again only MEETING_WAIT after their last match began and at most
+  MEETINGS_PER_ARENA times (`may_meet`); a player begins at most MATCHES_PER_MINUTE matches a
+  minute (`over_rate`); a pair met FLAG_MEETINGS times or with FLAG_UNPLAYED matches left
+  unplayed is flagged for moderators (`flagged`).
 """
 
 from __future__ import annotations
@@ -31,6 +38,27 @@ LAST_MINUTE = timedelta(minutes=1)
 # One tournament point weighs as much as this many rating points when choosing whom to pair:
 # score first, rating to break the closeness of equal scores.
 RATING_PER_POINT = 1000.0
+# A finished match counts (points, and ratings in a rated arena) only when its loser played at
+# least this many turns themselves (docs/rules.md "Arena tournaments", item 3): a match resigned
+# at once, left to the clock or to a claim is no win to score. Turns, not seconds: a script waits
+# out any number of seconds for free, and the turns the server plays for an absent player are
+# not theirs. A long nardy game takes some 25 turns a side, so no honest loss ends in five.
+PLAYED_TURNS = 5
+# The same two players are paired again only this long after their last match began, and never
+# more than MEETINGS_PER_ARENA times in one arena (docs/rules.md "Arena tournaments", item 2):
+# a second account that resigns at once is no source of wins. Counted from the start, so an
+# honest match longer than the wait leaves two players alone in an arena free to play again.
+MEETING_WAIT = timedelta(minutes=3)
+MEETINGS_PER_ARENA = 5
+# No player begins more arena matches than this in RATE_WINDOW (docs/rules.md "Arena
+# tournaments", item 2): an honest match takes minutes; a stream of instant ones is farming or a
+# page that is not there, and each costs rows, a deadline task and an analysis.
+MATCHES_PER_MINUTE = 3
+RATE_WINDOW = timedelta(minutes=1)
+# A pair is flagged for moderators (the admin's list of arena pairs) once it has met this many
+# times in one arena, or once this many of its matches were left unplayed.
+FLAG_MEETINGS = 3
+FLAG_UNPLAYED = 2
 # How many next players in the standings order each free player is weighed against: the closest
 # partners are among them (pairing/logic.py does the same for the pools).
 CANDIDATES_PER_PLAYER = 8
@@ -66,6 +94,28 @@ def points_for(result: Result, streak_before: int) -> int:
     if result is Result.WIN:
         return WIN_POINTS * (2 if streak_before >= STREAK_AFTER else 1)
     return LOSS_POINTS
+
+
+def left_unplayed(loser_turns: int) -> bool:
+    """Whether a finished match's loser left it without playing (fewer than PLAYED_TURNS turns
+    of their own): it scores nothing and moves no rating (docs/rules.md "Arena tournaments",
+    item 3)."""
+    return loser_turns < PLAYED_TURNS
+
+
+def finished_results(*, first_won: bool, loser_turns: int) -> tuple[Result, Result]:
+    """Each side's result of a match won by one of them: a win and a loss, or, when its loser
+    left it without playing, a loss for them and nothing for the winner, as an abort."""
+    winner = Result.NONE if left_unplayed(loser_turns) else Result.WIN
+    return (winner, Result.LOSS) if first_won else (Result.LOSS, winner)
+
+
+def paused_after(*, abandoned: bool, by_clock: bool, loser_turns: int) -> bool:
+    """Whether the loser of a match is paused in the arena (docs/rules.md "Arena tournaments",
+    item 5): they lost it by abandonment (the opponent claimed it), or by the clock without a
+    turn of their own (they never opened it). Paired again, they would only feed more such
+    wins; they come back by resuming on the arena's page."""
+    return abandoned or (by_clock and loser_turns == 0)
 
 
 def score(played: Iterable[Played]) -> Score:
@@ -136,6 +186,33 @@ def rank(rows: Iterable[Standing]) -> list[tuple[int | None, Standing]]:
 def may_pair(now: datetime, *, starts_at: datetime, ends_at: datetime) -> bool:
     """Whether a new match may start now: from the start until one minute before the end."""
     return starts_at <= now < ends_at - LAST_MINUTE
+
+
+@dataclass(frozen=True)
+class Met:
+    """Two players' meetings in one arena so far."""
+
+    times: int
+    last_started_at: datetime
+    unplayed: int = 0
+
+
+def may_meet(met: Met | None, now: datetime) -> bool:
+    """Whether two players may be paired now: never met, or met fewer than MEETINGS_PER_ARENA
+    times with the last begun at least MEETING_WAIT ago."""
+    if met is None:
+        return True
+    return met.times < MEETINGS_PER_ARENA and now - met.last_started_at >= MEETING_WAIT
+
+
+def over_rate(recent_starts: int) -> bool:
+    """Whether a player who began `recent_starts` arena matches in the last RATE_WINDOW waits."""
+    return recent_starts >= MATCHES_PER_MINUTE
+
+
+def flagged(met: Met) -> bool:
+    """Whether moderators see the pair in their list of arena pairs."""
+    return met.times >= FLAG_MEETINGS or met.unplayed >= FLAG_UNPLAYED
 
 
 @dataclass(frozen=True)

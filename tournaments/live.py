@@ -38,6 +38,19 @@ def changed(tournament_id: int) -> None:
     transaction.on_commit(lambda: sync_client().sadd(_dirty_key(), tournament_id))
 
 
+def changed_after_commit(tournament_ids: list[int]) -> None:
+    """`changed` for these tournaments once the transaction has committed, each in a short
+    transaction of its own: for a writer that holds a tournament's Player rows without its lock
+    (a ban), which must not wait for the tournament's row while holding them."""
+
+    def bump() -> None:
+        for tournament_id in sorted(set(tournament_ids)):
+            with transaction.atomic():
+                changed(tournament_id)
+
+    transaction.on_commit(bump)
+
+
 def publish_changed() -> list[int]:
     """One message per changed tournament since the last call (the sweep, once a second), and
     never two for one tournament within PUBLISH_INTERVAL_MS, however the sweeps bunch up (a busy

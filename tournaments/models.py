@@ -5,6 +5,8 @@
 - `Player`: one joined player: their running score (kept with each scored match, so the
   standings are one indexed read), streak, performance sum, and whether they are free.
 - `Pairing`: each tournament match, keyed by the match: scored exactly once (`scored_at`).
+- `ArenaPair`: two players' meetings in one arena, which the pairing wave reads (how often, when
+  last) and moderators see once flagged (docs/rules.md "Arena tournaments", item 2).
 - `ChatLine`: the tournament's own chat.
 - `ModerationEntry`: an append-only row per moderator action on a tournament.
 """
@@ -20,7 +22,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.models import TURN_SECONDS_CHOICES, RuleSetName, TimeControl
+from config.showable_text import validate_showable
+from games.models import LIVE_TIME_CONTROL_CHOICES, TURN_SECONDS_CHOICES, RuleSetName
 
 MATCH_LENGTHS = (1, 3)
 PLAYER_DURATIONS = (30, 60, 90)  # minutes, for tournaments players create
@@ -52,7 +55,9 @@ class Status(models.TextChoices):
 class ArenaSettings(models.Model):
     """What a series and a tournament share: the matches' rules and who may join."""
 
-    name = models.CharField(_("name"), max_length=MAX_NAME)
+    # Shown on the lists, the page and profiles: the rule of text others read (the admin's
+    # forms run it; the services check it too, config/showable_text.py).
+    name = models.CharField(_("name"), max_length=MAX_NAME, validators=[validate_showable])
     rule_set_name = models.CharField(
         _("rule set"), max_length=16, choices=RuleSetName.choices, default="traditional"
     )
@@ -60,7 +65,7 @@ class ArenaSettings(models.Model):
         _("match length"), choices=[(n, str(n)) for n in MATCH_LENGTHS], default=1
     )
     time_control = models.CharField(
-        _("clock"), max_length=16, choices=TimeControl.choices, default="turn"
+        _("clock"), max_length=16, choices=LIVE_TIME_CONTROL_CHOICES, default="turn"
     )
     turn_seconds = models.PositiveSmallIntegerField(
         _("seconds per turn"), choices=[(n, str(n)) for n in TURN_SECONDS_CHOICES], default=60,
@@ -151,6 +156,10 @@ class Player(models.Model):
     joined_at = models.DateTimeField(default=timezone.now)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     paused = models.BooleanField(_("paused"), default=False)
+    # Paused by the arena, not by themselves: they lost a match by abandonment or by the clock
+    # without a turn of their own (docs/rules.md "Arena tournaments", item 5); the page tells
+    # them why until they resume.
+    paused_as_absent = models.BooleanField(_("paused as absent"), default=False)
     removed = models.BooleanField(_("removed by a moderator"), default=False)
     points = models.PositiveIntegerField(_("points"), default=0)
     streak = models.PositiveSmallIntegerField(default=0)
@@ -214,6 +223,46 @@ class Pairing(models.Model):
 
     def __str__(self) -> str:
         return f"match #{self.match_id} in {self.tournament_id}"
+
+
+class ArenaPair(models.Model):
+    """Two players' matches with each other in one arena (docs/rules.md "Arena tournaments",
+    item 2): written by the pairing wave with each match it begins, under the tournament's lock
+    (tournaments/services/pairing.py), and counted unplayed by the scoring. `first_player` has
+    the lower user id, so a pair has one row whoever sat first."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="pairs", verbose_name=_("tournament")
+    )
+    first_player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+        verbose_name=_("player"),
+    )  # fmt: skip
+    second_player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+        verbose_name=_("opponent"),
+    )  # fmt: skip
+    matches = models.PositiveIntegerField(_("matches together"), default=0)
+    unplayed = models.PositiveIntegerField(_("left unplayed"), default=0)
+    last_started_at = models.DateTimeField(_("last began"))
+    # When the pair first met the moderators' mark (tournaments/arena.py `flagged`).
+    flagged_at = models.DateTimeField(_("flagged"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("arena pair")
+        verbose_name_plural = _("arena pairs")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "first_player", "second_player"], name="arena_pair_once"
+            ),
+            models.CheckConstraint(
+                condition=Q(first_player__lt=F("second_player")), name="arena_pair_ordered"
+            ),
+        ]
+        indexes = [models.Index(fields=["-flagged_at"], name="arena_pair_flagged")]
+
+    def __str__(self) -> str:
+        return f"{self.first_player_id} and {self.second_player_id} in {self.tournament_id}"
 
 
 class ChatLine(models.Model):

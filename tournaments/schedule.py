@@ -1,5 +1,5 @@
 """Celery work the tournament services leave, named here: tournaments/tasks.py fills these hooks
-with its tasks (config/hooks.py), so the services never import the tasks (README,
+with its tasks (config/hooks.py), so the services never import the tasks (docs/architecture.md,
 "Architecture"; games/schedule.py does the same for matches)."""
 
 from __future__ import annotations

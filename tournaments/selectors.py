@@ -1,4 +1,5 @@
-"""What the tournament pages and socket read (README "How code is shaped here": reads go through
+"""What the tournament pages and socket read (docs/architecture.md "How code is shaped here": reads
+go through
 selectors).
 
 `standings_snapshot` is one read of a tournament's players in standings order (docs/rules.md
@@ -20,11 +21,13 @@ from django.utils import timezone
 from games.models import Match, MatchStatus
 from games.selectors import current_boards
 from tournaments.arena import Standing, rank
-from tournaments.models import ChatLine, Player, Status, Tournament
+from tournaments.models import ChatLine, Pairing, Player, Status, Tournament
 
 PAGE_SIZE = 10
 TOP_GAMES = 3
 PODIUM = 3
+# How long the tournaments page lists a finished tournament.
+FINISHED_LISTED_FOR = timedelta(days=7)
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class Row:
     paused: bool
     withdrawn: bool
     struck_out: bool
+    paused_as_absent: bool = False  # paused by the arena (docs/rules.md "Arena tournaments", 5)
 
     @property
     def away(self) -> bool:
@@ -50,7 +54,8 @@ class Row:
         """The viewer's own state, for the page's buttons (docs/protocol.md `standings`.me)."""
         return {
             "joined": not (self.withdrawn or self.struck_out), "paused": self.paused,
-            "removed": self.struck_out, "playing": self.playing,
+            "paused_as_absent": self.paused_as_absent, "removed": self.struck_out,
+            "playing": self.playing,
         }  # fmt: skip
 
     def wire(self) -> dict[str, Any]:
@@ -70,24 +75,25 @@ def standings(tournament_id: int) -> list[Row]:
         .values_list(
             "user_id", "user__username", "points", "performance_total", "counted", "wins",
             "losses", "streak", "playing_id", "withdrawn", "paused", "removed",
+            "paused_as_absent",
         )
     )  # fmt: skip
     by_user = {}
     rows = []
     for order, values in enumerate(players):
-        user_id, _name, points, total, counted, *_rest, removed = values
+        user_id, _name, points, total, counted, *_rest, removed, _absent = values
         by_user[user_id] = values
         rows.append(Standing(user_id, points, total / counted if counted else None, order, removed))
     ranked = []
     for place, standing in rank(rows):
         (user_id, name, points, total, counted, wins, losses, streak, playing, withdrawn,
-         paused, removed) = by_user[standing.user_id]  # fmt: skip
+         paused, removed, absent) = by_user[standing.user_id]  # fmt: skip
         ranked.append(
             Row(
                 place=place, user_id=user_id, username=name, points=points,
                 performance=round(total / counted) if counted else None, wins=wins,
                 losses=losses, on_fire=streak >= 2, playing=playing, paused=paused,
-                withdrawn=withdrawn, struck_out=removed,
+                withdrawn=withdrawn, struck_out=removed, paused_as_absent=absent,
             )
         )  # fmt: skip
     return ranked
@@ -169,7 +175,7 @@ def tournament_lists(user) -> dict[str, list[Tournament]]:
         ),
         "finished": list(
             public.filter(
-                status=Status.FINISHED, finished_at__gte=now - timedelta(days=7)
+                status=Status.FINISHED, finished_at__gte=now - FINISHED_LISTED_FOR
             ).order_by("-finished_at")[:20]
         ),
     }
@@ -217,6 +223,13 @@ def controls(tournament: Tournament, player: Player | None) -> dict[str, bool]:
             "resume": paused, "withdraw": joined}  # fmt: skip
 
 
+def may_chat(tournament: Tournament, player: Player | None) -> bool:
+    """Whether the page offers the chat's form: to a player who was not removed, until the end
+    (docs/rules.md "Arena tournaments", item 6; tournaments/services/chat.py refuses the rest).
+    static/js/tournament.js `showChat` makes the same choice from the socket's `me`."""
+    return tournament.status not in OVER and player is not None and not player.removed
+
+
 def player_of(tournament_id: int, user_id: int | None) -> Player | None:
     if user_id is None:
         return None
@@ -234,3 +247,9 @@ def chat_lines(tournament_id: int, limit: int = 50) -> list[dict[str, Any]]:
         {"id": pk, "user": name, "text": text, "at": at.isoformat()}
         for pk, name, text, at in reversed(rows)
     ]
+
+
+def client_seeds_drawn_by_server(match_id: int) -> bool:
+    """A tournament match's client seeds are both drawn by the pairing wave with its server seed
+    (tournaments/services/pairing.py `_start`): neither player sent one."""
+    return Pairing.objects.filter(match_id=match_id).exists()

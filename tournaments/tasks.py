@@ -1,4 +1,5 @@
-"""Celery tasks of tournaments: thin, they take ids and call services (README "How code is shaped
+"""Celery tasks of tournaments: thin, they take ids and call services (docs/architecture.md "How
+code is shaped
 here").
 
 - `start_tournament` / `finish_tournament`: scheduled with an ETA at the very second

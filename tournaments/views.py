@@ -1,5 +1,5 @@
 """The tournaments' pages: the list (with the form to create one) and a tournament's live page.
-Views parse, call a service, render (README "How code is shaped here")."""
+Views parse, call a service, render (docs/architecture.md "How code is shaped here")."""
 
 from __future__ import annotations
 
@@ -46,12 +46,17 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         raise Http404
     rows = selectors.standings(tournament.pk)
     user_id = request.user.pk if request.user.is_authenticated else None
+    player = selectors.player_of(tournament.pk, user_id)
+    controls = selectors.controls(tournament, player)
     context = {
         "tournament": tournament,
         "token": token if tournament.private else "",
         "standings": selectors.standings_page(rows, page=1, user_id=user_id),
         "podium": selectors.podium(rows) if tournament.status == Status.FINISHED else [],
-        "controls": selectors.controls(tournament, selectors.player_of(tournament.pk, user_id)),
+        "controls": controls,
+        # Paused by the arena (docs/rules.md "Arena tournaments", item 5): said beside Resume.
+        "absent": controls["resume"] and player is not None and player.paused_as_absent,
+        "may_chat": selectors.may_chat(tournament, player),
         "over": tournament.status in selectors.OVER,
         "chat": selectors.chat_lines(tournament.pk),
         "share_url": request.build_absolute_uri(

@@ -3,7 +3,9 @@
 // Camera or Microphone; each toggles at any time. Seat 0 offers whenever both pages are in the
 // call, seat 1 answers; each page has one audio and one video transceiver from the start, so a
 // toggle replaces a track and never renegotiates. The server relays the signalling to the
-// opponent only, and the media never passes through it.
+// opponent only, and the media never passes through it. TURN credentials last minutes: while
+// in the call the page asks for new ones before they expire (the server gives them only while
+// the match is active), so a later ICE restart or peer connection can still reach the relay.
 
 // The server takes SDP parts of at most 3000 characters; JSON escapes of CR LF grow a part, so
 // parts are kept smaller than that to stay under the 4 KiB frame.
@@ -45,6 +47,15 @@ export function newSession(random = Math.random) {
   return session;
 }
 
+/**
+ * When to ask for new TURN credentials, in ms from their arrival: at 80 % of their lifetime (the
+ * ack's `ice_expires_in`, seconds), never sooner than 5 s; null without TURN (nothing expires).
+ */
+export function renewalDelay(expiresIn) {
+  if (typeof expiresIn !== "number" || !(expiresIn > 0)) return null;
+  return Math.max(5000, Math.floor(expiresIn * 800));
+}
+
 /** Whether this viewer may call in this state: a player of an active match against a person. */
 export function mayCall(view, mySeat) {
   if (!view || !view.match || mySeat === null || mySeat === undefined) return false;
@@ -53,18 +64,21 @@ export function mayCall(view, mySeat) {
 }
 
 /**
- * new CallPanel(root, {t, socket, media, PeerConnection})
+ * new CallPanel(root, {t, socket, media, PeerConnection, timers})
  *   socket: the match socket client (match/socket.js): send(msg) returns the frame's id
- *   media:  navigator.mediaDevices; PeerConnection: RTCPeerConnection (both replaceable in tests)
+ *   media:  navigator.mediaDevices; PeerConnection: RTCPeerConnection; timers: setTimeout and
+ *           clearTimeout (all replaceable in tests)
  * The page passes it every call_* message (receive), every answer to a frame it sent (reply) and
  * each new state (update).
  */
 export class CallPanel {
-  constructor(root, { t, socket, media, PeerConnection }) {
+  constructor(root, { t, socket, media, PeerConnection, timers = globalThis }) {
     this.t = t;
     this.socket = socket;
     this.media = media;
     this.PeerConnection = PeerConnection;
+    this.timers = timers;
+    this.renewal = null; // the timer that asks for new TURN credentials
     this.$ = (id) => root.querySelector(`#${id}`);
     this.panel = this.$("call-panel");
     this.tile = this.$("call-tile-opponent");
@@ -158,11 +172,37 @@ export class CallPanel {
   async join() {
     const ack = await this.request({ type: "call_join" });
     if (!ack || !this.allowed) return false;
-    this.iceServers = ack.ice_servers || [];
     this.session = newSession();
+    this.useIceServers(ack);
     this.note("");
     if (this.peer && this.seat === 0) this.offer();
     return true;
+  }
+
+  /** The ICE servers of a `call_join` ack, for the next gathering; new ones asked for in time. */
+  useIceServers(ack) {
+    this.iceServers = ack.ice_servers || [];
+    if (this.pc) {
+      // Allocations already made keep their relay; the new credentials serve an ICE restart.
+      try {
+        this.pc.setConfiguration({ ...this.pc.getConfiguration(), iceServers: this.iceServers });
+      } catch (_) {
+        // a closed connection: the next one is made with them
+      }
+    }
+    this.timers.clearTimeout(this.renewal);
+    this.renewal = null;
+    const delay = renewalDelay(ack.ice_expires_in);
+    if (delay !== null) this.renewal = this.timers.setTimeout(() => this.renew(), delay);
+  }
+
+  async renew() {
+    this.renewal = null;
+    if (!this.inCall) return;
+    const ack = await this.request({ type: "call_join" });
+    // Refused (the match is over, or too many this hour: the page shows the server's reason):
+    // the call goes on with the relays it has.
+    if (ack && this.inCall) this.useIceServers(ack);
   }
 
   setLocal(kind, track) {
@@ -330,6 +370,8 @@ export class CallPanel {
     this.closePeer();
     for (const kind of KINDS) this.setLocal(kind, null);
     this.session = null;
+    this.timers.clearTimeout(this.renewal);
+    this.renewal = null;
     this.draw();
   }
 

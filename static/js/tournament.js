@@ -83,6 +83,7 @@ function showStandings(message) {
   showPodium(message.podium || []);
   state.me = message.me;
   showControls(message.me);
+  showChat(message.me);
 }
 
 function showPodium(podium) {
@@ -107,9 +108,21 @@ function showControls(me) {
   $("withdraw").hidden = !joined || over;
   $("pause").hidden = !joined || over || me.paused;
   $("resume").hidden = !joined || over || !me.paused;
+  // Paused by the arena after a match left to the opponent (docs/rules.md "Arena tournaments").
+  $("paused-as-absent").hidden = !joined || over || !me.paused_as_absent;
   const link = $("my-match");
   link.hidden = !(me && me.playing);
   if (me && me.playing) link.href = `/matches/${me.playing}/`;
+}
+
+// The chat's form for a player not removed, until the end; the note for everyone else
+// (tournaments/selectors.py `may_chat` chose the same for the page as served).
+function showChat(me) {
+  const form = $("chat-form");
+  const over = state.status === "finished" || state.status === "cancelled";
+  const open = Boolean(form && me && !me.removed && !over);
+  if (form) form.hidden = !open;
+  $("chat-closed").hidden = open;
 }
 
 function setStatus(status) {
@@ -121,7 +134,10 @@ function setStatus(status) {
   // The end comes as a `status` message at once, its standings and podium with the next sweep
   // (docs/protocol.md "Tournament socket"): a finished tournament offers no pause or withdraw
   // meanwhile, nor a visitor a login to join it (templates/tournaments/tournament.html).
-  if (state.me !== undefined) showControls(state.me);
+  if (state.me !== undefined) {
+    showControls(state.me);
+    showChat(state.me);
+  }
   const login = $("log-in-to-join");
   if (login) login.hidden = status === "finished" || status === "cancelled";
 }

@@ -15,8 +15,9 @@ from analysis.models import AnalysisStatus, MatchAnalysis
 from analysis.services import analysis_queue_finished, analysis_request, analysis_run
 from games import services
 from games.models import Match, MatchStatus, Turn
-from games.rules.bots import BEGINNER, MASTER, choose_bot_turn
+from nardy.bots import BEGINNER, MASTER, choose_bot_turn
 from realtime.errors import CommandError
+from tests.analysis.conftest import finished_empty_match
 from tests.factories import make_user
 from tests.games.test_services import play_to_the_end
 
@@ -85,7 +86,7 @@ def test_the_export_the_state_and_the_profile_show_it(finished_match, client):
     export_url = reverse("match_export", kwargs={"match_id": match.pk})
     assert client.get(export_url).json()["analysis"] is None
     state_url = reverse("analysis_state", kwargs={"match_id": match.pk})
-    assert client.get(state_url).json() == {"status": "queued", "percent": 0}
+    assert client.get(state_url).json() == {"status": "queued", "percent": 0, "position": 1}
     analysis_run(match_id=match.pk)
     exported = client.get(export_url).json()["analysis"]
     count = Turn.objects.filter(game__match=match).count()
@@ -104,16 +105,10 @@ def test_the_export_the_state_and_the_profile_show_it(finished_match, client):
     assert 'id="performance-rating"' in profile and f"{pr:.1f}" in profile
 
 
-def _finished_empty_match(creator, opponent) -> Match:
-    match = services.match_create(creator=creator, turn_seconds=60)
-    Match.objects.filter(pk=match.pk).update(opponent=opponent, status=MatchStatus.FINISHED)
-    return match
-
-
 def test_requests_are_limited_per_user_per_hour(settings, django_capture_on_commit_callbacks):
     settings.ANALYSIS_REQUESTS_PER_HOUR = 2
     asker, other = make_user("asker"), make_user("other_one")
-    matches = [_finished_empty_match(other, asker) for _ in range(3)]
+    matches = [finished_empty_match(other, asker) for _ in range(3)]
     with django_capture_on_commit_callbacks(execute=False) as sent:
         for match in matches[:2]:
             analysis_request(user=asker, match_id=match.pk)
@@ -131,7 +126,7 @@ def test_requests_are_limited_per_user_per_hour(settings, django_capture_on_comm
 def test_the_view_answers_the_limit_with_429_and_changes_nothing(settings, client):
     settings.ANALYSIS_REQUESTS_PER_HOUR = 0
     asker = make_user("limited")
-    match = _finished_empty_match(make_user("x_other"), asker)
+    match = finished_empty_match(make_user("x_other"), asker)
     client.force_login(asker)
     url = reverse("analysis_request", kwargs={"match_id": match.pk})
     response = client.post(url, HTTP_ACCEPT="application/json")
@@ -170,7 +165,7 @@ def test_a_match_being_played_is_never_analysed(client):
 
 def test_hostile_requests_get_a_clear_refusal(client):
     owner, other = make_user("h_owner"), make_user("h_other")
-    match = _finished_empty_match(owner, other)
+    match = finished_empty_match(owner, other)
     url = reverse("analysis_request", kwargs={"match_id": match.pk})
     # Signed out: refused, nothing stored.
     response = client.post(url, HTTP_ACCEPT="application/json")

@@ -1,7 +1,8 @@
 """Call signalling over the match socket (the real ASGI application and Redis): each frame reaches
 the opponent's page of that match and nobody else's; spectators, strangers, a finished match, a
-blocked pair, the computer and a guest in a rated match are refused; the rate is capped; blocking
-hangs up (docs/protocol.md "Calls")."""
+blocked pair, the computer and a guest in a rated match are refused; the frames and bytes a user
+relays are capped across all their sockets; TURN credentials are the person's, renewed only while
+the match is active and capped per hour; blocking hangs up (docs/protocol.md "Calls")."""
 
 from __future__ import annotations
 
@@ -134,11 +135,27 @@ async def test_each_frame_reaches_the_opponents_page_only_and_as_sent(table):
         await socket.disconnect()
 
 
-async def test_call_join_gives_this_player_turn_credentials_coturn_accepts(table, settings):
+@pytest.fixture
+def turn(settings):
+    """TURN configured: credentials signed with a known secret, lasting ten minutes."""
     settings.CALL_STUN_URLS = ["stun:stun.example.org:3478"]
     settings.CALL_TURN_URLS = ["turn:turn.example.org:3478?transport=udp"]
     settings.CALL_TURN_SECRET = "north-wind"
     settings.CALL_TURN_TTL_SECONDS = 600
+    return settings
+
+
+def another_match_of(player: User, fixed_dice, *, after: int) -> int:
+    """The player's next match, against someone new, once match `after` has ended (one match at a
+    time per player)."""
+    services.match_resign(user=player, match_id=after, left_table=False)
+    match = services.match_create(creator=player, rated=False)
+    fixed_dice(6, 1)
+    services.match_accept(user=make_user(f"next{match.pk}"), match_id=match.pk)
+    return match.pk
+
+
+async def test_call_join_gives_this_person_turn_credentials_coturn_accepts(table, turn):
     match, (white_user, black_user, _), (white_cookie, black_cookie, _) = table
     answers = []
     for cookie in (white_cookie, black_cookie):
@@ -147,15 +164,87 @@ async def test_call_join_gives_this_player_turn_credentials_coturn_accepts(table
         await socket.disconnect()
     for answer, user in zip(answers, (white_user, black_user), strict=True):
         assert answer["type"] == "ack"
-        stun, turn = answer["ice_servers"]
+        assert answer["ice_expires_in"] == 600
+        stun, turn_server = answer["ice_servers"]
         assert stun == {"urls": ["stun:stun.example.org:3478"]}
-        assert turn["urls"] == ["turn:turn.example.org:3478?transport=udp"]
-        expiry, who = turn["username"].split(":")
-        assert who == f"{match.pk}-{user.pk}"
+        assert turn_server["urls"] == ["turn:turn.example.org:3478?transport=udp"]
+        expiry, who = turn_server["username"].split(":")
+        assert who == str(user.pk)  # the person: coturn's user-quota counts by this part
         assert 590 <= int(expiry) - time.time() <= 600
-        digest = hmac.new(b"north-wind", turn["username"].encode(), hashlib.sha1).digest()
-        assert turn["credential"] == base64.b64encode(digest).decode()
+        digest = hmac.new(b"north-wind", turn_server["username"].encode(), hashlib.sha1).digest()
+        assert turn_server["credential"] == base64.b64encode(digest).decode()
     assert answers[0]["ice_servers"][1]["username"] != answers[1]["ice_servers"][1]["username"]
+
+
+async def test_a_persons_credentials_name_them_alone_in_every_match(table, turn, fixed_dice):
+    """The name coturn counts a quota by is the same in the next match, and in a renewal."""
+    match, (white_user, _, _), (white_cookie, _, _) = table
+    names = []
+    socket = await match_socket(match.pk, white_cookie)
+    for ident in ("first", "renewed"):
+        answer = await answer_to(socket, {"type": "call_join"}, ident)
+        names.append(answer["ice_servers"][1]["username"].split(":")[1])
+    await socket.disconnect()
+    next_match = await sync_to_async(another_match_of)(white_user, fixed_dice, after=match.pk)
+    socket = await match_socket(next_match, white_cookie)
+    answer = await answer_to(socket, {"type": "call_join"}, "next")
+    names.append(answer["ice_servers"][1]["username"].split(":")[1])
+    await socket.disconnect()
+    assert names == [str(white_user.pk)] * 3
+
+
+async def test_credentials_are_capped_per_person_an_hour_across_sockets_and_matches(
+    table, turn, fixed_dice
+):
+    turn.CALL_TURN_CREDENTIALS_PER_HOUR = 3
+    match, (white_user, _, _), (white_cookie, black_cookie, _) = table
+    sockets = [await match_socket(match.pk, white_cookie) for _ in range(2)]
+    answers = [await answer_to(sockets[n % 2], {"type": "call_join"}, f"j{n}") for n in range(5)]
+    assert [a["type"] for a in answers] == ["ack"] * 3 + ["error"] * 2
+    refusal = answers[3]
+    assert refusal["code"] == "rate_limited"
+    assert "this hour" in refusal["message"] and "60 minutes" in refusal["message"]
+    # The opponent has a count of their own.
+    black = await match_socket(match.pk, black_cookie)
+    assert (await answer_to(black, {"type": "call_join"}, "b"))["type"] == "ack"
+    for socket in (*sockets, black):
+        await socket.disconnect()
+    # Another match does not start the count again.
+    next_match = await sync_to_async(another_match_of)(white_user, fixed_dice, after=match.pk)
+    socket = await match_socket(next_match, white_cookie)
+    answer = await answer_to(socket, {"type": "call_join"}, "next")
+    assert (answer["type"], answer["code"]) == ("error", "rate_limited")
+    await socket.disconnect()
+
+
+async def test_without_turn_a_join_gives_stun_only_and_counts_no_credentials(table, settings):
+    settings.CALL_STUN_URLS = ["stun:stun.example.org:3478"]
+    settings.CALL_TURN_CREDENTIALS_PER_HOUR = 1
+    match, _, (white_cookie, _, _) = table
+    socket = await match_socket(match.pk, white_cookie)
+    for ident in ("a", "b", "c"):
+        answer = await answer_to(socket, {"type": "call_join"}, ident)
+        assert answer == {"type": "ack", "id": ident, "ice_expires_in": None,
+                          "ice_servers": [{"urls": ["stun:stun.example.org:3478"]}]}  # fmt: skip
+    await socket.disconnect()
+
+
+async def test_no_credentials_on_someone_elses_match(table, turn, fixed_dice, client):
+    """A player of another match, on this match's socket, is a spectator here: no credentials."""
+    match, _, _ = table
+    stranger, partner = (
+        await sync_to_async(make_user)("callx1"),
+        await sync_to_async(make_user)("callx2"),
+    )
+    theirs = await sync_to_async(services.match_create)(creator=stranger, rated=False)
+    await sync_to_async(fixed_dice)(6, 1)
+    await sync_to_async(services.match_accept)(user=partner, match_id=theirs.pk)
+    cookie = await sync_to_async(cookie_for)(client.__class__(), stranger)
+    socket = await match_socket(match.pk, cookie)
+    answer = await answer_to(socket, {"type": "call_join"}, "j")
+    assert (answer["type"], answer["code"]) == ("error", "not_a_player")
+    assert "ice_servers" not in answer
+    await socket.disconnect()
 
 
 async def test_spectators_and_anonymous_viewers_are_refused_every_call_command(table):
@@ -229,22 +318,53 @@ async def test_a_guest_calls_only_in_a_casual_match(table):
     await white.disconnect()
 
 
-async def test_signalling_is_rate_limited_per_socket_and_the_socket_lives(table, settings):
-    settings.CALL_SIGNALS_PER_WINDOW = 5
+async def test_signalling_is_counted_per_user_across_all_their_sockets(table, settings):
+    """Eight sockets of one player sending at once share one count: exactly the window's frames
+    reach the opponent, the rest are refused to the socket that sent them, and every socket, a
+    fresh one too, is past the limit while the opponent's own count is untouched."""
+    settings.CALL_SIGNALS_PER_WINDOW = 12
     settings.CALL_WINDOW_SECONDS = 60
     match, _, (white_cookie, black_cookie, _) = table
-    white = await match_socket(match.pk, white_cookie)
+    sockets = [await match_socket(match.pk, white_cookie) for _ in range(8)]
     black = await match_socket(match.pk, black_cookie)
     frame = {"type": "call_ice", **FRAMES["call_ice"]}
-    answers = [await answer_to(white, frame, f"i{n}") for n in range(8)]
-    assert [a["type"] for a in answers] == ["ack"] * 5 + ["error"] * 3
-    assert {a["code"] for a in answers[5:]} == {"rate_limited"}
-    relayed = calls_in(await received_until_pong(black, "b"))
-    assert len(relayed) == 5
-    # Another socket of the same player has its own count.
-    other = await match_socket(match.pk, white_cookie)
-    assert (await answer_to(other, frame, "o"))["type"] == "ack"
-    for socket in (white, black, other):
+
+    async def three_frames(number: int, socket) -> list[dict]:
+        for each in range(3):
+            await socket.send_json_to({**frame, "id": f"s{number}-{each}"})
+        return [await until(socket, lambda m: m["type"] in ("ack", "error")) for _ in range(3)]
+
+    sent = await asyncio.gather(*map(three_frames, range(8), sockets))
+    answers = [answer for answers_of_one in sent for answer in answers_of_one]
+    assert sorted(a["type"] for a in answers) == ["ack"] * 12 + ["error"] * 12
+    assert {a["code"] for a in answers if a["type"] == "error"} == {"rate_limited"}
+    received = await received_until_pong(black, "b")
+    assert len(calls_in(received)) == 12
+    assert not any(m["type"] == "error" for m in received)  # refusals go to the sender only
+    fresh = await match_socket(match.pk, white_cookie)
+    answer = await answer_to(fresh, frame, "fresh")
+    assert (answer["type"], answer["code"]) == ("error", "rate_limited")
+    back = {"type": "call_ice", **FRAMES["call_ice"], "session": "black-tab-1", "to": "white-tab-1"}
+    assert (await answer_to(black, back, "b1"))["type"] == "ack"
+    for socket in (*sockets, fresh, black):
+        await socket.disconnect()
+
+
+async def test_the_bytes_relayed_are_capped_per_user_as_well(table, settings):
+    settings.CALL_SIGNAL_BYTES_PER_WINDOW = 10_000
+    settings.CALL_WINDOW_SECONDS = 60
+    match, _, (white_cookie, black_cookie, _) = table
+    sockets = [await match_socket(match.pk, white_cookie) for _ in range(2)]
+    black = await match_socket(match.pk, black_cookie)
+    big = {"type": "call_offer", **FRAMES["call_offer"], "sdp": "x" * 3000}  # ~3,090 relayed
+    answers = [await answer_to(sockets[n % 2], big, f"o{n}") for n in range(4)]
+    assert [a["type"] for a in answers] == ["ack"] * 3 + ["error"]
+    assert answers[3]["code"] == "rate_limited"
+    # A small frame still fits in what is left of the bytes.
+    ice = {"type": "call_ice", **FRAMES["call_ice"]}
+    assert (await answer_to(sockets[0], ice, "small"))["type"] == "ack"
+    assert len(calls_in(await received_until_pong(black, "b"))) == 4
+    for socket in (*sockets, black):
         await socket.disconnect()
 
 

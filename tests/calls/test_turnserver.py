@@ -59,3 +59,24 @@ def test_the_relay_reaches_no_private_loopback_or_link_local_address():
                    "fc00::-fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"):  # fmt: skip
         assert needed in denied
     assert {"no-multicast-peers", "no-cli", "fingerprint"} <= set(lines)
+
+
+def test_quotas_per_person_and_in_total_and_their_options(settings):
+    settings.CALL_TURN_SECRET = "north-wind"
+    lines = written("--realm", "nardy.test").splitlines()
+    assert "user-quota=12" in lines and "total-quota=1200" in lines
+    lines = written("--realm", "nardy.test", "--user-quota", "6", "--total-quota", "600")
+    assert {"user-quota=6", "total-quota=600"} <= set(lines.splitlines())
+
+
+@pytest.mark.parametrize(
+    "quotas",
+    [("--user-quota", "0"), ("--user-quota", "-3"), ("--total-quota", "0"),
+     ("--user-quota", "13", "--total-quota", "12"), ("--user-quota", "twelve"),
+     ("--total-quota", "1e3"), ("--user-quota", "")],
+)  # fmt: skip
+def test_a_quota_of_nothing_none_or_above_the_total_is_refused(settings, quotas):
+    """coturn reads 0 as no quota at all: never written; nor a person allowed more than all."""
+    settings.CALL_TURN_SECRET = "north-wind"
+    with pytest.raises(CommandError):
+        written("--realm", "nardy.test", *quotas)

@@ -42,11 +42,15 @@ def test_a_ban_closes_the_socket_on_another_process_and_the_opponent_sees_why(
     opponent_page = logged_in_page(browser, second, client.__class__, opponent)
     for page, site in ((banned_page, first), (opponent_page, second)):
         page.goto(f"{site.url}/matches/{match.pk}/")
-        page.wait_for_function("window.matchApp && window.matchApp.session.connection === 'open'")
+        page.wait_for_function(
+            "() => window.matchApp && window.matchApp.session.connection === 'open'"
+        )
 
     off_the_browser_thread(moderation.user_ban, moderator=moderator, user=banned, reason="cheating")
     committed = time.monotonic()
-    banned_page.wait_for_function("window.matchApp.session.connection === 'banned'", timeout=10_000)
+    banned_page.wait_for_function(
+        "() => window.matchApp.session.connection === 'banned'", timeout=10_000
+    )
     closed_after = time.monotonic() - committed
     assert closed_after < CLOSE_WITHIN_SECONDS, f"closed {closed_after:.2f} s after the ban"
     assert "banned" in banned_page.locator("#status").inner_text().lower()
@@ -56,7 +60,7 @@ def test_a_ban_closes_the_socket_on_another_process_and_the_opponent_sees_why(
     assert Match.objects.filter(pk=match.pk, rating_changes__isnull=False).exists()  # rated
     # The opponent's page (on the other process) shows the reason.
     opponent_page.wait_for_function(
-        "document.querySelector('#status').textContent.includes('banned by a moderator')",
+        "() => document.querySelector('#status').textContent.includes('banned by a moderator')",
         timeout=10_000,
     )
     # The opponent's socket stays open: only the banned player's were closed.

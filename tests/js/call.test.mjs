@@ -1,8 +1,10 @@
 // The call's pure parts (static/js/call.js): an SDP split into parts under the server's cap and
-// put back together whatever order the parts come in, the page's session id, and who may call.
+// put back together whatever order the parts come in, the page's session id, and who may call;
+// and the panel asking for new TURN credentials before they expire, only while in the call.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { SDP_PART_CHARS, SdpParts, mayCall, newSession, splitSdp } from "../../static/js/call.js";
+import { CallPanel, SDP_PART_CHARS, SdpParts, mayCall, newSession, renewalDelay, splitSdp } from "../../static/js/call.js";
+import { FakeTimers } from "./fakes.mjs";
 
 const SDP = "v=0\r\n" + "a=candidate:1 1 udp 2122260223 192.0.2.7 54400 typ host\r\n".repeat(150);
 
@@ -49,4 +51,81 @@ test("only a player of an active match against a person may call", () => {
   assert.equal(mayCall(view("active", true), 0), false); // the computer
   for (const status of ["open", "finished", "aborted", "cancelled"]) assert.equal(mayCall(view(status), 0), false);
   assert.equal(mayCall(null, 0), false);
+});
+
+test("new TURN credentials are asked for at 80 % of their lifetime, never without TURN", () => {
+  assert.equal(renewalDelay(600), 480_000);
+  assert.equal(renewalDelay(2), 5000); // never sooner than 5 s
+  for (const none of [null, undefined, 0, -5, "600", NaN]) assert.equal(renewalDelay(none), null);
+});
+
+/** A panel on stand-in elements and a socket that records what the page sends. */
+function panelWithFakes() {
+  const elements = new Map();
+  const root = {
+    querySelector(selector) {
+      if (!elements.has(selector)) {
+        elements.set(selector, { hidden: false, textContent: "", srcObject: null, addEventListener() {}, setAttribute() {}, play: () => Promise.resolve() });
+      }
+      return elements.get(selector);
+    },
+  };
+  const socket = {
+    sent: [],
+    send(msg) {
+      const id = `f${this.sent.length + 1}`;
+      this.sent.push({ ...msg, id });
+      return id;
+    },
+  };
+  const timers = new FakeTimers();
+  const panel = new CallPanel(root, { t: (key) => key, socket, media: {}, PeerConnection: class {}, timers });
+  panel.allowed = true;
+  return { panel, socket, timers };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+const TURN_A = [{ urls: ["turn:t:3478"], username: "1000:7", credential: "a" }];
+const TURN_B = [{ urls: ["turn:t:3478"], username: "1480:7", credential: "b" }];
+
+test("in the call, the panel renews its TURN credentials and gives them to the connection", async () => {
+  const { panel, socket, timers } = panelWithFakes();
+  const joining = panel.join();
+  assert.equal(socket.sent[0].type, "call_join");
+  panel.reply({ type: "ack", id: socket.sent[0].id, ice_servers: TURN_A, ice_expires_in: 600 });
+  assert.equal(await joining, true);
+  assert.deepEqual(panel.iceServers, TURN_A);
+  const configured = [];
+  panel.pc = { getConfiguration: () => ({ bundlePolicy: "max-bundle", iceServers: TURN_A }), setConfiguration: (c) => configured.push(c), close() {} };
+  timers.advance(479_999);
+  assert.equal(socket.sent.length, 1); // not yet
+  timers.advance(1);
+  assert.equal(socket.sent[1].type, "call_join");
+  panel.reply({ type: "ack", id: socket.sent[1].id, ice_servers: TURN_B, ice_expires_in: 600 });
+  await settle();
+  assert.deepEqual(panel.iceServers, TURN_B);
+  assert.deepEqual(configured, [{ bundlePolicy: "max-bundle", iceServers: TURN_B }]);
+  // Refused (the match is over, or the hour's credentials are used up): the call keeps its
+  // servers and asks no more.
+  timers.advance(480_000);
+  panel.reply({ type: "error", id: socket.sent[2].id, code: "match_not_active" }, true);
+  await settle();
+  assert.deepEqual(panel.iceServers, TURN_B);
+  timers.advance(3_600_000);
+  assert.equal(socket.sent.length, 3);
+});
+
+test("hanging up stops the renewal, and without TURN there is none", async () => {
+  const { panel, socket, timers } = panelWithFakes();
+  let joining = panel.join();
+  panel.reply({ type: "ack", id: socket.sent[0].id, ice_servers: TURN_A, ice_expires_in: 600 });
+  await joining;
+  panel.hangUp({ tell: false });
+  timers.advance(3_600_000);
+  assert.deepEqual(socket.sent.map((m) => m.type), ["call_join"]);
+  joining = panel.join();
+  panel.reply({ type: "ack", id: socket.sent[1].id, ice_servers: [{ urls: ["stun:s:3478"] }], ice_expires_in: null });
+  await joining;
+  timers.advance(3_600_000);
+  assert.equal(socket.sent.length, 2);
 });

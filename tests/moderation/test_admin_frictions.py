@@ -1,4 +1,5 @@
-"""The admin's frictions (README "Administration"): a login just made with password and code
+"""The admin's frictions (docs/operations.md "Administration"): a login just made with password and
+code
 counts as fresh for the two-factor pages, and only that login, only for a while; the recovery
 codes page has a way on; the admin's index names its sections apart."""
 

@@ -1,6 +1,7 @@
 """Arena scoring and pairing as pure functions (tournaments/arena.py, docs/rules.md "Arena
-tournaments"): streaks, aborts, performance tie-breaks, the last-minute rule, closest score and
-rating, rematch avoidance, blocked pairs."""
+tournaments"): streaks, aborts, matches left unplayed, the pause of an absent loser, performance
+tie-breaks, the last-minute rule, closest score and rating, rematch avoidance, blocked pairs, the
+wait and the cap between two players' meetings, the match rate, the moderators' flag."""
 
 from __future__ import annotations
 
@@ -12,13 +13,25 @@ from hypothesis import strategies as st
 
 from tests.pure_modules import django_modules_loaded_by
 from tournaments.arena import (
+    FLAG_MEETINGS,
+    FLAG_UNPLAYED,
+    MATCHES_PER_MINUTE,
+    MEETING_WAIT,
+    MEETINGS_PER_ARENA,
+    PLAYED_TURNS,
     Free,
+    Met,
     Played,
     Result,
     Standing,
+    finished_results,
+    flagged,
     is_rematch,
+    may_meet,
     may_pair,
+    over_rate,
     pair_free,
+    paused_after,
     rank,
     score,
 )
@@ -181,6 +194,62 @@ def test_a_rematch_is_made_only_when_its_players_had_nobody_else(free):
             # Nobody left over could have played either of them instead.
             for spare in left:
                 assert is_rematch(spare, pairing.first) and is_rematch(spare, pairing.second)
+
+
+@pytest.mark.parametrize(
+    ("first_won", "loser_turns", "expected"),
+    [
+        (True, PLAYED_TURNS, (W, L)),
+        (False, PLAYED_TURNS + 20, (L, W)),
+        # Left without playing (resigned at once, to the clock, to a claim): a loss for the one
+        # who left, nothing for the winner, as an abort (docs/rules.md "Arena tournaments", 3).
+        (True, PLAYED_TURNS - 1, (N, L)),
+        (False, 0, (L, N)),
+    ],
+)
+def test_a_match_its_loser_left_without_playing_is_no_win(first_won, loser_turns, expected):
+    assert finished_results(first_won=first_won, loser_turns=loser_turns) == expected
+
+
+def test_a_farmed_streak_scores_nothing():
+    farmed = [Played(result, 1500) for result in finished_results(first_won=True, loser_turns=0)]
+    assert score(farmed[:1] * 400).points == 0
+
+
+@pytest.mark.parametrize(
+    ("abandoned", "by_clock", "loser_turns", "paused"),
+    [
+        (True, False, 0, True),  # claimed: gone from the table
+        (True, False, 30, True),
+        (False, True, 0, True),  # the clock, never a turn of their own: never opened it
+        (False, True, 1, False),  # the clock after playing: a slow player, not an absent one
+        (False, False, 0, False),  # resigned at once: there to resign
+    ],
+)
+def test_an_absent_loser_is_paused(abandoned, by_clock, loser_turns, paused):
+    assert paused_after(abandoned=abandoned, by_clock=by_clock, loser_turns=loser_turns) is paused
+
+
+def test_two_players_meet_again_only_after_the_wait_and_at_most_so_many_times():
+    now = datetime(2026, 1, 1, 12, tzinfo=UTC)
+    assert may_meet(None, now)
+    assert not may_meet(Met(1, now - MEETING_WAIT + timedelta(seconds=1)), now)
+    assert may_meet(Met(1, now - MEETING_WAIT), now)
+    assert may_meet(Met(MEETINGS_PER_ARENA - 1, now - timedelta(hours=1)), now)
+    assert not may_meet(Met(MEETINGS_PER_ARENA, now - timedelta(hours=1)), now)
+    assert not may_meet(Met(10**6, now - timedelta(days=1)), now)
+
+
+def test_the_match_rate():
+    assert not over_rate(0) and not over_rate(MATCHES_PER_MINUTE - 1)
+    assert over_rate(MATCHES_PER_MINUTE) and over_rate(10**6)
+
+
+def test_the_moderators_flag():
+    now = datetime(2026, 1, 1, 12, tzinfo=UTC)
+    assert not flagged(Met(FLAG_MEETINGS - 1, now, FLAG_UNPLAYED - 1))
+    assert flagged(Met(FLAG_MEETINGS, now))
+    assert flagged(Met(1, now, FLAG_UNPLAYED))
 
 
 @pytest.mark.integration  # starts a process

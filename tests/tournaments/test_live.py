@@ -126,6 +126,9 @@ async def test_chat_lines_reach_every_socket_of_the_tournament():
     first, second = await open_socket(tournament.pk, ana), await open_socket(tournament.pk, bogdan)
     await until(first, "standings")
     await until(second, "standings")
+    # A spectator's line is refused (the chat is the players'), a player's reaches everyone.
+    assert (await reply(second, {"type": "chat", "text": "hi"}))["code"] == "not_joined"
+    assert (await reply(first, {"type": "join"}))["type"] == "ack"
     assert (await reply(first, {"type": "chat", "text": " good luck all "}))["type"] == "ack"
     line = (await until(second, "chat"))["line"]
     assert (line["user"], line["text"]) == ("ana2", "good luck all")

@@ -18,7 +18,8 @@ from tournaments.services.clock import tournament_finish
 
 pytestmark = pytest.mark.django_db
 
-CONTROLS = ("join", "pause", "resume", "withdraw", "log-in-to-join")
+# With the notice beside Resume for a player the arena paused as absent (item 5).
+CONTROLS = ("join", "pause", "resume", "withdraw", "log-in-to-join", "paused-as-absent")
 
 # The viewer's standing -> the controls a running tournament shows them.
 RUNNING = {
@@ -26,12 +27,14 @@ RUNNING = {
     "never joined": {"join"},
     "joined": {"pause", "withdraw"},
     "paused": {"resume", "withdraw"},
+    "paused as absent": {"resume", "withdraw", "paused-as-absent"},
     "withdrawn": {"join"},
     "removed": set(),
 }
 STANDING = {
     "joined": {},
     "paused": {"paused": True},
+    "paused as absent": {"paused": True, "paused_as_absent": True},
     "withdrawn": {"withdrawn": True},
     "removed": {"removed": True},
 }

@@ -15,7 +15,7 @@ from moderation.models import Block
 from realtime.errors import CommandError
 from tests.factories import make_user
 from tests.threads import run_together
-from tests.tournaments.conftest import arena, rated
+from tests.tournaments.conftest import after_the_waits, arena, play_turns, rated
 from tournaments.arena import Played, Result, score
 from tournaments.models import Pairing, Player, Status, Tournament
 from tournaments.selectors import standings
@@ -43,8 +43,12 @@ def match_of(user) -> Match:
     )  # fmt: skip
 
 
-def resign(loser) -> Match:
+def resign(loser, *, played: bool = True) -> Match:
+    """The loser resigns their arena match, after both played enough turns for it to count
+    (docs/rules.md "Arena tournaments", item 3) unless `played` is False."""
     match = match_of(loser)
+    if played:
+        play_turns(match.pk)
     game_services.match_resign(user=loser, match_id=match.pk)
     return match
 
@@ -69,9 +73,11 @@ def test_a_finished_match_scores_and_pairs_its_players_again(players):
     match = resign(second)
     assert (player(first).points, player(second).points) == (2, 0)
     assert Pairing.objects.get(match=match).scored_at is not None
-    # Last opponents, nobody else free: they play again.
-    assert player(first).playing_id and player(first).playing_id != match.pk
     assert tournament_match_score(match_id=match.pk) is None  # counted once
+    # Last opponents, nobody else free: they play again once the wait between meetings is over.
+    assert player(first).playing_id is None
+    assert after_the_waits(tournament) == 1
+    assert player(first).playing_id and player(first).playing_id != match.pk
 
 
 def test_the_streak_doubles_the_third_win_and_a_loss_ends_it():
@@ -80,6 +86,7 @@ def test_the_streak_doubles_the_third_win_and_a_loss_ends_it():
     join_all(tournament, [winner, other])
     for _ in range(3):
         resign(other)
+        after_the_waits(tournament)
     assert player(winner).points == 2 + 2 + 4
     resign(winner)
     assert (player(winner).points, player(winner).streak, player(other).points) == (8, 0, 2)
@@ -102,7 +109,8 @@ def test_an_abort_is_a_loss_for_the_aborter_and_nothing_for_the_other(players):
     a, b = players[:2]
     tournament = arena()
     join_all(tournament, [a, b])
-    game_services.match_resign(user=b, match_id=match_of(b).pk)  # a streak of 1 for a
+    resign(b)  # a streak of 1 for a
+    after_the_waits(tournament)
     match = match_of(a)
     game_services.match_abort(user=b, match_id=match.pk)
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ABORTED
@@ -127,6 +135,7 @@ def test_a_match_in_play_at_the_end_counts_when_it_finishes(players):
     Tournament.objects.filter(pk=tournament.pk).update(ends_at=timezone.now())
     assert tournament_finish(tournament_id=tournament.pk)
     assert Tournament.objects.get(pk=tournament.pk).status == Status.FINISHED
+    play_turns(match.pk)
     game_services.match_resign(user=b, match_id=match.pk)
     assert player(a).points == 2 and player(a).final_place == 1
     assert Pairing.objects.count() == 1  # no new match after the end
@@ -213,7 +222,7 @@ def test_withdrawing_during_a_match_is_refused_and_coming_back_keeps_the_points(
     assert twice.value.code == "not_joined"
     tournament_join(user=a, tournament_id=tournament.pk)
     assert not player(a).withdrawn and player(a).points == 2
-    assert player(a).playing_id  # paired again with b at once
+    assert after_the_waits(tournament) == 1  # paired again with b after the wait between meetings
 
 
 def test_blocked_players_are_not_paired():

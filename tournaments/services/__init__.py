@@ -1,4 +1,5 @@
-"""Every write to tournaments (README "How code is shaped here": keyword-only, a transaction,
+"""Every write to tournaments (docs/architecture.md "How code is shaped here": keyword-only, a
+transaction,
 the tournament's lock first (tournaments/locks.py), side effects after commit).
 
 - `players.py`: create a tournament, join, withdraw, pause and resume;

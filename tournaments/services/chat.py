@@ -1,8 +1,9 @@
-"""The tournament's own chat: a line to everyone on the tournament's page. The chat app's rules
-for a line apply (chat.services.clean_text: 1–140 showable characters; moderation's refusal of a
-banned or chat-muted author), and CHAT_MESSAGES_PER_WINDOW lines per CHAT_WINDOW_SECONDS per
-author, counted with the author's row locked. The match chat's rows belong to a match
-(chat/models.py), so a tournament keeps its lines in its own table."""
+"""The tournament's own chat: a line from one of its players to everyone on the tournament's
+page, until the tournament ends. The chat app's rules for a line apply (chat.services.clean_text:
+1–140 showable characters; moderation's refusal of a banned or chat-muted author), and
+CHAT_MESSAGES_PER_WINDOW lines per CHAT_WINDOW_SECONDS per author, counted with the author's row
+locked. The match chat's rows belong to a match (chat/models.py), so a tournament keeps its lines
+in its own table."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from chat.services import clean_text
 from moderation.eligibility import refuse_chat
 from realtime.errors import CommandError
 from tournaments import live
-from tournaments.models import ChatLine, Tournament
+from tournaments.models import ChatLine, Player, Status, Tournament
 
 
 def wire_line(line: ChatLine, username: str) -> dict:
@@ -26,8 +27,30 @@ def wire_line(line: ChatLine, username: str) -> dict:
             "at": line.created_at.isoformat()}  # fmt: skip
 
 
+def refuse_outsider(tournament: Tournament, user_id: int) -> None:
+    """The chat is the players': open from the tournament's creation to its end, to those who
+    joined (a withdrawn player too: they may come back, points kept), never to a player a
+    moderator or a ban removed (docs/rules.md "Arena tournaments", item 6)."""
+    if tournament.status in (Status.FINISHED, Status.CANCELLED) or (
+        timezone.now() >= tournament.ends_at
+    ):
+        raise CommandError("tournament_over", _("This tournament is over: its chat is closed."))
+    removed = (
+        Player.objects.filter(tournament=tournament, user_id=user_id)
+        .values_list("removed", flat=True)
+        .first()
+    )
+    if removed is None:
+        raise CommandError(
+            "not_joined", _("Only the tournament's players chat here: join it first.")
+        )
+    if removed:
+        raise CommandError("removed", _("A moderator removed you from this tournament."))
+
+
 def tournament_chat_post(*, user, tournament_id: int, text: object) -> ChatLine:
-    """Post a line; guests and bots do not chat here. Locks the author's row."""
+    """Post a line: a player of the tournament, before its end (`refuse_outsider`); guests and
+    bots do not chat here. Locks the author's row."""
     if user is None or not user.is_authenticated or user.is_guest or user.is_bot:
         raise CommandError("login_required", _("Sign in to chat."))
     cleaned = clean_text(text)
@@ -35,9 +58,11 @@ def tournament_chat_post(*, user, tournament_id: int, text: object) -> ChatLine:
         author = user_row_lock(user.pk, active=True)
         if author is None:
             raise CommandError("account_inactive", _("This account is deactivated."))
-        if not Tournament.objects.filter(pk=tournament_id).exists():
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if tournament is None:
             raise CommandError("not_found", _("There is no such tournament."))
         refuse_chat(author)
+        refuse_outsider(tournament, user.pk)
         now = timezone.now()
         since = now - timedelta(seconds=settings.CHAT_WINDOW_SECONDS)
         if (

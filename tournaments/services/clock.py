@@ -4,7 +4,7 @@ The start and the end are Celery tasks with an ETA at the very second (tournamen
 beat's sweep every TOURNAMENT_SWEEP_SECONDS does whatever is overdue, so a worker killed holding
 the ETA task (its tasks stay unacknowledged for the broker's visibility timeout) delays a start by
 at most one sweep. Both call the same services, which do nothing when it was done already
-(README "Timed play" does the same for turn deadlines).
+(docs/features.md "Timed play" does the same for turn deadlines).
 """
 
 from __future__ import annotations

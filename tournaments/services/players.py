@@ -13,7 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.locks import user_row_lock
-from games.models import TURN_SECONDS_CHOICES, RuleSetName, TimeControl
+from config.showable_text import UnshowableText, check_showable
+from games.models import LIVE_TIME_CONTROLS, TURN_SECONDS_CHOICES, RuleSetName
 from moderation.eligibility import refuse_if_banned
 from ratings.models import Rating
 from realtime.errors import CommandError
@@ -30,6 +31,21 @@ def _choice(value: object, allowed: tuple | list, field: str) -> None:
     if value not in allowed:
         raise CommandError("bad_field", _("Choose one of the values offered for %(field)s.")
                            % {"field": field})  # fmt: skip
+
+
+def _clean_name(name: object) -> str:
+    """The name as stored: stripped, 1 to MAX_NAME characters, showable (config/showable_text.py:
+    listed for everyone, so no control or direction-control characters, something visible)."""
+    name = name.strip() if isinstance(name, str) else ""
+    if not name or len(name) > MAX_NAME:
+        raise CommandError(
+            "bad_field", _("A name is 1 to %(count)s characters.") % {"count": MAX_NAME}
+        )
+    try:
+        check_showable(name)
+    except UnshowableText as refusal:
+        raise CommandError("bad_field", str(refusal.message)) from None
+    return name
 
 
 def tournament_create(
@@ -53,14 +69,10 @@ def tournament_create(
     if user.is_guest or user.is_bot:
         raise CommandError("guest", _("Sign up to create a tournament."))
     refuse_if_banned(user)
-    name = name.strip() if isinstance(name, str) else ""
-    if not name or len(name) > MAX_NAME:
-        raise CommandError(
-            "bad_field", _("A name is 1 to %(count)s characters.") % {"count": MAX_NAME}
-        )
+    name = _clean_name(name)
     _choice(rule_set_name, RuleSetName.values, _("rule set"))
     _choice(length, MATCH_LENGTHS, _("match length"))
-    _choice(time_control, TimeControl.values, _("clock"))
+    _choice(time_control, LIVE_TIME_CONTROLS, _("clock"))
     _choice(turn_seconds, TURN_SECONDS_CHOICES, _("seconds per turn"))
     _choice(minutes, PLAYER_DURATIONS, _("duration"))
     if not isinstance(rated, bool) or not isinstance(private, bool):
@@ -155,8 +167,8 @@ def tournament_join(*, user, tournament_id: int, token: str | None = None) -> Pl
                 raise CommandError("tournament_full", _("This tournament is full."))
             player = Player.objects.create(tournament=tournament, user=user)
         else:
-            player.withdrawn = player.paused = False
-            player.save(update_fields=["withdrawn", "paused"])
+            player.withdrawn = player.paused = player.paused_as_absent = False
+            player.save(update_fields=["withdrawn", "paused", "paused_as_absent"])
         live.changed(tournament.pk)
     tournament_pair(tournament_id=tournament_id)  # paired at once when someone else is free
     return player
@@ -188,15 +200,16 @@ def tournament_withdraw(*, user, tournament_id: int) -> Player:
 
 
 def tournament_pause(*, user, tournament_id: int, pause: bool) -> Player:
-    """Pause (no new pairings; a match in progress goes on) or resume."""
+    """Pause (no new pairings; a match in progress goes on) or resume: the one way back for a
+    player the arena paused as absent (docs/rules.md "Arena tournaments", item 5)."""
     with transaction.atomic():
         tournament = _locked(tournament_id, user)
         if tournament.status in (Status.FINISHED, Status.CANCELLED):
             raise CommandError("tournament_over", _("This tournament is over."))
         player = _own_player(tournament, user)
-        if player.paused != pause:
-            player.paused = pause
-            player.save(update_fields=["paused"])
+        if player.paused != pause or player.paused_as_absent:
+            player.paused, player.paused_as_absent = pause, False
+            player.save(update_fields=["paused", "paused_as_absent"])
             live.changed(tournament.pk)
     if not pause:
         tournament_pair(tournament_id=tournament_id)

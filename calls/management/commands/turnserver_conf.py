@@ -1,4 +1,5 @@
-"""Print coturn's turnserver.conf for the calls (calls/turnserver.py; README "Production"):
+"""Print coturn's turnserver.conf for the calls (calls/turnserver.py; docs/operations.md
+"Production"):
 
     manage.py turnserver_conf --realm nardy.example.org --external-ip 203.0.113.7 \\
         --cert /etc/letsencrypt/live/nardy.example.org/fullchain.pem \\
@@ -10,7 +11,7 @@ The shared secret is the site's CALL_TURN_SECRET (the environment, as for every 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from calls.turnserver import TurnServer, turnserver_conf
+from calls.turnserver import TOTAL_QUOTA, USER_QUOTA, TurnServer, turnserver_conf
 
 
 class Command(BaseCommand):
@@ -33,6 +34,14 @@ class Command(BaseCommand):
             "--cert", default="", help="TLS certificate (TURN over TLS on --tls-port)"
         )
         parser.add_argument("--pkey", default="")
+        parser.add_argument(
+            "--user-quota", type=int, default=USER_QUOTA,
+            help="relays one person holds at once (docs/operations.md, Calls: STUN and TURN)",
+        )  # fmt: skip
+        parser.add_argument(
+            "--total-quota", type=int, default=TOTAL_QUOTA,
+            help="relays the server holds at once for everyone",
+        )  # fmt: skip
         parser.add_argument("--log-file", default="syslog")
         parser.add_argument("--pidfile", default="/run/turnserver/turnserver.pid")
 
@@ -51,6 +60,8 @@ class Command(BaseCommand):
                     max_port=options["max_port"],
                     cert=options["cert"],
                     pkey=options["pkey"],
+                    user_quota=options["user_quota"],
+                    total_quota=options["total_quota"],
                     log_file=options["log_file"],
                     pidfile=options["pidfile"],
                 )
