@@ -20,8 +20,8 @@ run: $(STAMP)
 
 # The everyday loop: every test that runs in pytest's own process (engine, services, selectors,
 # forms, views, in-process sockets); the test database is kept in .data/test between runs.
-# Tests that start processes or a browser (markers `integration`, `browser`) are left to test-all.
-TEST_MARKERS := not browser and not integration
+# Tests that start processes or a browser (markers `integration`, `browser`, `slow`) are left to test-all.
+TEST_MARKERS := not browser and not integration and not slow and not migrations
 # Two pytest processes (pytest-xdist), each with its own database, Redis prefix, Celery queue,
 # site and Chromium; the production topology's tests stay together on one (tests/markers.py).
 # `make test XDIST=` runs in one process.
@@ -33,6 +33,11 @@ test: $(STAMP)
 # JavaScript units under Node. What CI runs (.ci/run).
 test-all: $(STAMP)
 	$(PY) -m config.launcher test $(XDIST) $(PYTEST_ARGS)
+
+# The README's two pictures (docs/images/), from a real Chromium on the real site.
+.PHONY: screenshots
+screenshots: $(STAMP)
+	$(PY) -m config.launcher test -p no:cacheprovider tests/e2e/harness/readme_screenshots.py
 
 # A manage.py command on `make run`'s data (works while `make run` is running too):
 #   make manage ARGS=createsuperuser
@@ -60,7 +65,7 @@ bench-live: $(STAMP)
 	$(PY) -m bench.live_load $(BENCH_ARGS)
 
 # The live path's CPU guard (bench/live_budget.py; CI runs it, .ci/run): 60 matches for 30 s,
-# fails over the budget of bench/live_budget.toml (README "Benchmarks").
+# fails over the budget of bench/live_budget.toml (docs/benchmarks.md "Benchmarks").
 .PHONY: bench-guard
 bench-guard: $(STAMP)
 	$(PY) -m bench.live_budget
@@ -82,7 +87,7 @@ bench-timeouts: $(STAMP)
 # player's credentials (tests/integration/test_turn.py; needs coturn and Chromium).
 .PHONY: prod-check
 prod-check: $(STAMP)
-	$(PY) -m config.launcher test tests/integration/test_production.py tests/integration/test_production_drills.py tests/integration/test_turn.py -v -s $(PYTEST_ARGS)
+	$(PY) -m config.launcher test tests/integration/test_production.py tests/integration/test_production_drills.py tests/integration/test_production_scaling.py tests/integration/test_turn.py -v -s $(PYTEST_ARGS)
 
 # Soak of that topology (bench/soak.py): 200 matches with connection churn for 30 minutes,
 # memory of every process, errors, lost steps, p99. make soak SOAK_ARGS="--duration 600"
@@ -100,7 +105,7 @@ bench-boards: $(STAMP)
 bench-pairing: $(STAMP)
 	$(PY) -m bench.pairing $(BENCH_ARGS)
 
-# The apps' layers and no circle of files (.importlinter; README "Architecture"), checked before
+# The apps' layers and no circle of files (.importlinter; docs/architecture.md "Architecture"), checked before
 # every test run, and so in CI. In its own process: in pytest's, Twisted's zope.interface
 # declarations on abc.ABC break import-linter's check of its contract options.
 .PHONY: layers

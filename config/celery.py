@@ -9,7 +9,16 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(
-    ["config", "accounts", "games", "pairing", "ratings", "analysis", "tournaments"]
+    [
+        "config",
+        "accounts",
+        "games",
+        "pairing",
+        "ratings",
+        "analysis",
+        "tournaments",
+        "notifications",
+    ]
 )
 
 # Task outcomes for /metrics (config/metrics.py).

@@ -13,7 +13,8 @@ Each of those threads keeps its database connection from one call to the next in
 handing it back to the pool and taking it again around every call, as channels'
 `DatabaseSyncToAsync` does with `CONN_MAX_AGE = 0`: that round trip through the pool was 3.3 %
 of a Daphne process under bench/live_load.py. So a process holds at most one connection per
-executor thread on top of what its pages borrow (README "Production": `DATABASE_POOL_MAX` must
+executor thread on top of what its pages borrow (docs/operations.md "Production":
+`DATABASE_POOL_MAX` must
 leave room for them). A call that ends in a database error gives its connection back (closing
 it returns it to the pool, which drops a broken one), so the next call starts on a sound one;
 services' transactions are `atomic` blocks, which never outlive the call.

@@ -29,12 +29,27 @@ class EmbeddedError(RuntimeError):
     pass
 
 
+# The test suite's server trades crash safety for speed, as PostgreSQL's manual advises for data
+# that can be recreated ("Non-Durable Settings", runtime-config-wal): a transactional test ends
+# with a TRUNCATE of every table, and those file syncs were most of such a test's teardown. All
+# three settings take effect on a reload. The cluster of `make run` and the benchmarks' servers
+# stay durable (RESET: a folder once used the other way is set back).
+_NON_DURABLE = ("fsync", "synchronous_commit", "full_page_writes")
+DURABILITY = {
+    False: " ".join(f"ALTER SYSTEM SET {name} = off;" for name in _NON_DURABLE)
+    + " SELECT pg_reload_conf();",
+    True: " ".join(f"ALTER SYSTEM RESET {name};" for name in _NON_DURABLE)
+    + " SELECT pg_reload_conf();",
+}
+
+
 class EmbeddedPostgres:
     """PostgreSQL 16 (pgserver) in `data_dir`; persistent, or deleted on stop when throwaway."""
 
-    def __init__(self, data_dir: Path, *, throwaway: bool) -> None:
+    def __init__(self, data_dir: Path, *, throwaway: bool, durable: bool = True) -> None:
         self.data_dir = data_dir
         self.throwaway = throwaway
+        self.durable = durable
         self._server = None
 
     def start(self) -> str:
@@ -49,6 +64,7 @@ class EmbeddedPostgres:
         self._server = pgserver.get_server(
             self.data_dir, cleanup_mode="delete" if self.throwaway else "stop"
         )
+        self._server.psql(DURABILITY[self.durable])
         exists = self._server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
         if "(1 row)" not in exists:
             self._server.psql(f"CREATE DATABASE {DATABASE_NAME};")
@@ -148,8 +164,11 @@ class EmbeddedServices:
     (`make test`: the migrated test database), with a throwaway Redis beside it.
     """
 
-    def __init__(self, persistent_dir: Path | None, *, keep_redis: bool = True) -> None:
+    def __init__(
+        self, persistent_dir: Path | None, *, keep_redis: bool = True, durable: bool = True
+    ) -> None:
         self.throwaway = persistent_dir is None
+        self.durable = durable
         if persistent_dir is None:
             # Short path: unix socket paths are limited to ~107 bytes.
             root = Path(tempfile.mkdtemp(prefix="nardy-"))
@@ -164,7 +183,9 @@ class EmbeddedServices:
     def __enter__(self) -> EmbeddedServices:
         try:
             if not os.environ.get("DATABASE_URL"):
-                self.postgres = EmbeddedPostgres(self.root / "postgres", throwaway=self.throwaway)
+                self.postgres = EmbeddedPostgres(
+                    self.root / "postgres", throwaway=self.throwaway, durable=self.durable
+                )
                 os.environ["DATABASE_URL"] = self.postgres.start()
                 log.info("embedded PostgreSQL in %s", self.root / "postgres")
             if not os.environ.get("REDIS_URL"):

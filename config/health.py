@@ -33,11 +33,18 @@ def check_database() -> None:
 
 
 def check_redis() -> None:
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=PROBE_TIMEOUT_SECONDS)
-    try:
-        client.ping()
-    finally:
-        client.close()
+    """REDIS_URL and every other server of the sockets' messages (docs/scaling.md "Redis"): a
+    match whose channel lives on a server that is down hears nothing. Named by position, since a
+    URL may carry a password."""
+    servers = list(dict.fromkeys([settings.REDIS_URL, *settings.REDIS_CHANNEL_URLS]))
+    for number, url in enumerate(servers, start=1):
+        client = redis.Redis.from_url(url, socket_timeout=PROBE_TIMEOUT_SECONDS)
+        try:
+            client.ping()
+        except redis.RedisError as error:
+            raise RuntimeError(f"server {number} of {len(servers)}: {error}") from None
+        finally:
+            client.close()
 
 
 def check_channel_layer() -> None:

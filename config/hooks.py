@@ -1,4 +1,5 @@
-"""Named hooks: how a lower app asks a higher one without importing it (README, "Architecture").
+"""Named hooks: how a lower app asks a higher one without importing it (docs/architecture.md,
+"Architecture").
 
 The lower app declares a `Hook` (one answer, filled by one app) or an `AnyOf` (several apps each
 answer a yes/no question) in its own `hooks.py`; the higher app fills it in its

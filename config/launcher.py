@@ -44,7 +44,8 @@ def server_commands(*, port: int, beat: bool) -> dict[str, list[str]]:
             python, "-m", "config.server", "-b", os.environ.get("HOST", "127.0.0.1"),
             "-p", str(port), "web.asgi:application",
         ],
-        # Every queue but the analysis's (config/settings.py CELERY_ANALYSIS_QUEUE): that one has
+        # Every queue but the analysis's (config/settings/celery_schedule.py
+        # CELERY_ANALYSIS_QUEUE): that one has
         # its own worker below, one process at the lowest CPU priority (ANALYSIS_WORKER_NICE,
         # default 19), as in production.
         "worker": [
@@ -69,7 +70,7 @@ def server_commands(*, port: int, beat: bool) -> dict[str, list[str]]:
 
 
 def analysis_queue() -> str:
-    """The analysis's Celery queue, named as config/settings.py names it (CELERY_ANALYSIS_QUEUE:
+    """The analysis's Celery queue, named as config/settings/ names it (CELERY_ANALYSIS_QUEUE:
     the default queue, CELERY_QUEUE or else REDIS_PREFIX, plus ".analysis"); the processes this
     starts get the test run's derived names in those variables (tests/conftest.py)."""
     default = os.environ.get("CELERY_QUEUE") or os.environ.get("REDIS_PREFIX", "nardy")
@@ -122,9 +123,10 @@ def test_servers(pytest_arguments: list[str]) -> tuple[EmbeddedServices, object]
     """Throwaway servers; with `--reuse-db` (`make test`) the embedded PostgreSQL keeps its data
     in .data/test, so the next run finds the migrated test database (pytest-django keeps it and
     applies only new migrations). One run at a time uses that folder (a lock): a second run
-    beside it gets throwaway servers."""
+    beside it gets throwaway servers. The suite's PostgreSQL runs without durability
+    (config/embedded.py, `DURABILITY`)."""
     if "--reuse-db" not in pytest_arguments:
-        return EmbeddedServices(None), None
+        return EmbeddedServices(None, durable=False), None
     folder = DATA_DIR / "test"
     folder.mkdir(parents=True, exist_ok=True)
     lock = open(folder / "run.lock", "w")  # held for the whole run
@@ -133,8 +135,8 @@ def test_servers(pytest_arguments: list[str]) -> tuple[EmbeddedServices, object]
     except BlockingIOError:
         lock.close()
         log.info("another test run keeps %s: throwaway servers for this one", folder)
-        return EmbeddedServices(None), None
-    return EmbeddedServices(folder, keep_redis=False), lock
+        return EmbeddedServices(None, durable=False), None
+    return EmbeddedServices(folder, keep_redis=False, durable=False), lock
 
 
 def command_test(pytest_arguments: list[str]) -> int:

@@ -36,7 +36,7 @@ pytest_plugins = ["tests.markers"]
 
 def child_environment(database_name: str, **overrides: str | None) -> dict[str, str]:
     """The environment of this test run, with DATABASE_URL pointing at the test database and this
-    process's Redis prefix and Celery queue (per xdist worker: config/settings.py,
+    process's Redis prefix and Celery queue (per xdist worker: config/settings/,
     per_test_worker); an override of None removes the variable (the setting's default applies)."""
     from django.conf import settings
 
@@ -216,6 +216,22 @@ def _site_bots_at_rest(request) -> Iterator[None]:
         # bot is refused) leaves nothing to wait for: the flush goes ahead, tried again if a
         # late bot task deadlocks with it (`_flush_survives_a_deadlock`).
         pass
+
+
+@pytest.fixture(autouse=True)
+def _fresh_account_rate_limits() -> None:
+    """Each test starts with no failed logins or sign-ups counted, as it starts with an empty
+    database: the limits are a few an hour per address (config/settings/accounts.py
+    ACCOUNT_RATE_LIMITS)
+    and every test's client is 127.0.0.1. A test of a limit counts within itself."""
+    from django.core.cache import cache
+
+    from config.redis_client import sync_client
+
+    redis = sync_client()
+    keys = list(redis.scan_iter(match=cache.make_key("allauth:rl:*"), count=1000))
+    if keys:
+        redis.delete(*keys)
 
 
 @pytest.fixture

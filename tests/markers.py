@@ -5,8 +5,9 @@ A test that starts a process (a site, a worker, nginx, a command-line tool, Node
 `integration`, one that drives Chromium `browser`; `make test` deselects both. The markers
 follow from where a test lives and which fixtures it uses, and a test that starts a process
 anyway fails at once, naming the marker it lacks (an audit hook on process creation: the
-standard library's supported way to watch it, PEP 578). Browser tests run last, together, so
-that one Chromium serves them all (tests/conftest.py, `Chromium`).
+standard library's supported way to watch it, PEP 578). Browser tests run last but one, together, so
+that one Chromium serves them all (tests/conftest.py, `Chromium`); the `migrations` tests last
+(`changes_schema`).
 """
 
 from __future__ import annotations
@@ -56,11 +57,22 @@ def uses_browser(item: pytest.Item) -> bool:
     return item.get_closest_marker("browser") is not None
 
 
+def changes_schema(item: pytest.Item) -> bool:
+    """A `migrations` test unapplies and reapplies migrations, which drops and re-creates the
+    column domains (games/migrations/0010_column_domains.py): the same names, new type ids. A
+    connection that prepared a statement before (prepare_threshold, config/settings/database.py)
+    and that the test did not run on then fails it with "cached plan must not change result
+    type", and psycopg forgets its prepared statements only on the connection that ran the DROP.
+    So these tests run after every other test of their process."""
+    return item.get_closest_marker("migrations") is not None
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]):
     """Before every other plugin's turn: the markers by directory and fixture (`-m` deselects by
-    them). After: the browser tests moved to the end, a stable sort that keeps pytest-django's
-    order (plain database tests before transactional ones) within each part."""
+    them). After: the browser tests moved to the end, and the schema-changing ones after them, a
+    stable sort that keeps pytest-django's order (plain database tests before transactional ones)
+    within each part."""
     for item in items:
         try:
             directory = Path(item.path).resolve().relative_to(TESTS).parts[0]
@@ -74,7 +86,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if fixture in MARKERS_BY_FIXTURE:
                 item.add_marker(MARKERS_BY_FIXTURE[fixture])
     result = yield
-    items.sort(key=uses_browser)
+    items.sort(key=lambda item: (changes_schema(item), uses_browser(item)))
     return result
 
 

@@ -1,5 +1,5 @@
 """Patches of third-party internals, each kept because a benchmark showed what it buys, each
-guarded (README "Patches" lists them with their figures).
+guarded (docs/architecture.md "Patches" lists them with their figures).
 
 Every patch module names what it replaces in `UPSTREAM`: the distribution, the one version the
 patch was written against, and a digest of the source of each function it replaces or copies.

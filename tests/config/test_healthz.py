@@ -12,6 +12,14 @@ def _fresh_health_cache(monkeypatch):
     monkeypatch.setattr(health, "_cached", None)
 
 
+@pytest.fixture(autouse=True)
+def _no_wait_for_an_absent_worker(request, monkeypatch):
+    """In this process no Celery worker answers unless the test starts one: every check would
+    wait the ping's whole bound (1.5 s) for nothing, 8 s of one test's 4 checks."""
+    if "celery_worker_process" not in request.fixturenames:
+        monkeypatch.setattr(health, "CELERY_PING_SECONDS", 0.05)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_healthz_all_up(client, celery_worker_process):
     response = client.get("/healthz")
@@ -105,3 +113,14 @@ def test_healthz_subscribes_nothing_and_probes_once_per_period(client, settings,
         assert len(server.pubsub_channels(f"{settings.REDIS_PREFIX}*")) == before
     finally:
         server.close()
+
+
+@pytest.mark.django_db
+def test_a_redis_server_of_the_sockets_that_is_down_fails_the_redis_check(settings):
+    """With the sockets' messages over several servers (docs/scaling.md "Redis"), each is pinged:
+    a match whose channel hashes to a dead one would hear nothing."""
+    settings.REDIS_CHANNEL_URLS = [settings.REDIS_URL, "unix:///tmp/nardy-no-such-redis.sock?db=0"]
+    results = health.run_checks()
+    assert results["redis"].startswith("error: RuntimeError: server 2 of 2:"), results
+    settings.REDIS_CHANNEL_URLS = [settings.REDIS_URL]
+    assert health.run_checks()["redis"] == "ok"
