@@ -119,7 +119,9 @@ class Player:
         started = time.perf_counter()
         origin = self.endpoint.replace("ws", "http", 1)
         self.ws = await connect(
-            f"{self.endpoint}/ws/matches/{self.match.id}/",
+            # As the site's page does: acks carry the command's own events (docs/protocol.md),
+            # unless bench.live_load --plain-acks.
+            f"{self.endpoint}/ws/matches/{self.match.id}/{self.client.match_query}",
             origin=origin,
             additional_headers=headers,
             open_timeout=60,
@@ -223,6 +225,8 @@ class Player:
                         await self.request_snapshot()
                 elif kind == "ack":
                     stats.acks += 1
+                    for event in message.get("events", ()):
+                        self.on_event(event, now)
                     command = self.answered(message)
                     if command is not None:
                         self.match.last_ack_at = time.monotonic()
@@ -373,6 +377,7 @@ class Player:
 class LoadClient:
     def __init__(self, plan: dict) -> None:
         self.plan = plan
+        self.match_query = "?ack_events=1" if plan.get("ack_events", True) else ""
         self.stats = Stats()
         self.step_interval = plan["step_interval"]
         self.auto_roll = plan["auto_roll"]
@@ -412,10 +417,15 @@ class LoadClient:
         ]
         spectators = self.plan["spectators_per_match"]
         all_sockets: list[Player] = self.sockets
+        # Round robin by socket, as a balancer without affinity spreads them (the two players of
+        # a match on different processes); "route_by_match": every socket of a match on one
+        # process, as a balancer hashing the match's path would place them.
+        by_match = self.plan.get("route_by_match", False)
         index = 0
-        for match in self.matches:
+        for number, match in enumerate(self.matches):
             for seat in [0, 1] + [None] * spectators:
-                player = Player(self, match, seat, endpoints[index % len(endpoints)])
+                endpoint = endpoints[(number if by_match else index) % len(endpoints)]
+                player = Player(self, match, seat, endpoint)
                 index += 1
                 match.sockets.append(player)
                 all_sockets.append(player)

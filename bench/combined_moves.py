@@ -1,9 +1,9 @@
-"""What the one-gesture moves (games/rules/combined.py) add to every state the server sends.
+"""What the one-gesture moves (nardy/combined.py) add to every state the server sends.
 
     .venv/bin/python -m bench.combined_moves [--seed 2026] [--games 20]
 
 `games/protocol/state.py` `game_state` lists the mover's `legal_steps` and then its `combined_moves`
-(games/rules/combined.py) for every event and snapshot of a turn being played. Both read the
+(nardy/combined.py) for every event and snapshot of a turn being played. Both read the
 same cached `legal_turns`; this times each, in that order, on self-play positions with the cache
 cleared before each position, so the second figure is what the combined moves cost on top.
 Figures are printed, never asserted.
@@ -14,8 +14,8 @@ from __future__ import annotations
 import time
 
 from bench.turn_search import self_play_states, summary
-from games.rules import combined_moves, legal_next_steps
-from games.rules.sequences import legal_turns
+from nardy import combined_moves, legal_next_steps
+from nardy.sequences import legal_turns
 
 
 def main() -> int:

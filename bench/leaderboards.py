@@ -8,7 +8,7 @@ it and adds its rows there). The seed is SQL run inside PostgreSQL (INSERT ... S
 generate_series), so it takes seconds, not the hours the services would. Pages are requested
 through Django's test client in this process (the whole view: middleware, session, selectors,
 template), `--requests` times each; production settings when the environment gives them (see the
-README's Benchmarks). Figures are printed, never asserted.
+docs/benchmarks.md "Benchmarks"). Figures are printed, never asserted.
 """
 
 from __future__ import annotations

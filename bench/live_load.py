@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.live_load --matches 100 [--spectators-per-match 1]
         [--step-interval 2.0] [--duration 60] [--daphne-processes 2] [--pool-max 10] [--auto-roll]
+        [--plain-acks] [--route-by-match]
         [--report figures.json]
 
 What it does (protocol in docs/protocol.md):
@@ -9,8 +10,9 @@ What it does (protocol in docs/protocol.md):
 1. Servers: with DATABASE_URL / REDIS_URL unset, throwaway embedded PostgreSQL + Redis
    (config.embedded.EmbeddedServices(None)); with them set, a separate database (`nardy_bench`,
    dropped and created afresh) and a unique REDIS_PREFIX / CELERY_QUEUE. Then `manage.py migrate`.
-2. Setup (a Django child process): 2N users, N casual untimed matches (match_create +
-   match_accept), one session cookie per user (django.test.Client.force_login).
+2. Setup (a Django child process, bench/live_setup.py): 2N users, N casual untimed matches
+   begun in bulk (the first few through match_create + match_accept, timed), one session cookie
+   per user.
 3. K Daphne processes + one Celery worker, as the launcher starts them; /healthz 200 on each.
 4. The load generator in its own process (asyncio + websockets): two player sockets and S anonymous
    spectator sockets per match, spread round-robin over the Daphne ports. A player rolls on its
@@ -49,6 +51,7 @@ from urllib.parse import urlsplit, urlunsplit
 import uvloop
 
 from bench.clients import LoadClient, percentile
+from bench.live_setup import setup_matches
 from config import processes
 from config.processes import Children, Stop, free_port
 
@@ -81,7 +84,7 @@ def django_task(task: str, input_path: str, output_path: str) -> int:
     django.setup()
     payload = json.loads(Path(input_path).read_text())
     tasks = {
-        "setup": lambda: _setup_matches(
+        "setup": lambda: setup_matches(
             payload["matches"],
             payload["prefix"],
             payload["auto_roll"],
@@ -91,65 +94,12 @@ def django_task(task: str, input_path: str, output_path: str) -> int:
         "verify": lambda: _read_matches(payload["match_ids"]),
         "user": lambda: _make_user(payload["username"], payload["password"]),
         "server_turns": lambda: _server_turns(payload["match_ids"]),
+        "held_deadlines": _held_deadlines,
     }
     if task not in tasks:
         raise SystemExit(f"unknown task {task}")
     Path(output_path).write_text(json.dumps(tasks[task]()))
     return 0
-
-
-def _setup_matches(
-    count: int,
-    prefix: str,
-    auto_roll: bool,
-    turn_seconds: int | None = None,
-    length: int | None = None,
-) -> dict:
-    from allauth.account.models import EmailAddress
-    from django.db import transaction
-    from django.test import Client
-
-    from accounts.models import User
-    from games import services
-
-    started = time.monotonic()
-    users = []
-    for index in range(2 * count):
-        name = f"{prefix}{index}"
-        # Programs play these turns: each ends with its last step ("confirm my turn" off).
-        user = User(
-            username=name, email=f"{name}@bench.invalid", auto_roll=auto_roll, confirm_turn=False
-        )
-        user.set_unusable_password()  # no password hashing: 1,000 users in seconds
-        users.append(user)
-    with transaction.atomic():
-        User.objects.bulk_create(users, batch_size=500)
-    users = list(User.objects.filter(username__startswith=prefix).order_by("id"))
-    EmailAddress.objects.bulk_create(
-        [EmailAddress(user=u, email=u.email, verified=True, primary=True) for u in users],
-        batch_size=500,
-    )
-    print(f"users: {len(users)} in {time.monotonic() - started:.1f} s", flush=True)
-    cookies = {}
-    for user in users:
-        client = Client()
-        client.force_login(user)
-        cookies[user.pk] = client.cookies["sessionid"].value
-    print(f"sessions: {len(cookies)} in {time.monotonic() - started:.1f} s", flush=True)
-    matches = []
-    for index in range(count):
-        creator, opponent = users[2 * index], users[2 * index + 1]
-        match = services.match_create(
-            creator=creator,
-            rated=False,
-            turn_seconds=turn_seconds,
-            rule_set_name="traditional",
-            length=length,
-        )
-        services.match_accept(user=opponent, match_id=match.pk)
-        matches.append({"id": match.pk, "cookies": [cookies[creator.pk], cookies[opponent.pk]]})
-    print(f"matches: {len(matches)} in {time.monotonic() - started:.1f} s", flush=True)
-    return {"matches": matches}
 
 
 def _make_user(username: str, password: str) -> dict:
@@ -163,6 +113,22 @@ def _make_user(username: str, password: str) -> dict:
     )
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     return {"id": user.pk}
+
+
+def _held_deadlines() -> list[int]:
+    """The matches whose deadline task a worker holds now: received and waiting for its time
+    (Celery's `inspect().scheduled()`, which every worker answers over the broker)."""
+    from config.celery import app
+
+    held = app.control.inspect(timeout=2.0).scheduled() or {}
+    return sorted(
+        {
+            entry["request"]["args"][0]
+            for entries in held.values()
+            for entry in entries
+            if entry["request"]["name"] == "games.enforce_deadline"
+        }
+    )
 
 
 def _server_turns(match_ids: list[int]) -> list[dict]:
@@ -402,6 +368,7 @@ def orchestrate(arguments) -> int:
             subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
                            cwd=ROOT, env=environment, check=True)  # fmt: skip
             log.info("migrated in %.1f s", time.monotonic() - started)
+            started = time.monotonic()
             plan_matches = run_django_task(
                 "setup",
                 {
@@ -449,6 +416,8 @@ def orchestrate(arguments) -> int:
                 "connect_timeout": arguments.connect_timeout,
                 "connect_concurrency": arguments.connect_concurrency,
                 "watch_pids": watch,
+                "route_by_match": arguments.route_by_match,
+                "ack_events": not arguments.plain_acks,
             }
             plan_path, result_path = work / "plan.json", work / "result.json"
             plan_path.write_text(json.dumps(plan))
@@ -509,6 +478,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--auto-roll", action="store_true",
         help="players roll automatically (the server rolls as their turn begins: no roll commands)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--plain-acks",
+        action="store_true",
+        help="players' sockets without ?ack_events=1: the sender's events come through the hub, "
+        "not in its acks (docs/protocol.md), for comparing the two",
+    )
+    parser.add_argument(
+        "--route-by-match", action="store_true",
+        help="every socket of a match on one Daphne (default: round robin by socket)",
     )  # fmt: skip
     parser.add_argument("--pool-max", type=int, default=10, help="DATABASE_POOL_MAX per process")
     parser.add_argument("--connect-timeout", type=float, default=300.0)

@@ -1,5 +1,6 @@
 """Profile pages at scale: a player with 100,000 matches (half as creator, half as opponent, every
-one rated) and a bot with 100,000 matches against the computer; every kind of profile page is
+one rated, every one analysed: a performance row each and the statistics' counters per length
+and phase) and a bot with 100,000 matches against the computer; every kind of profile page is
 timed: someone else's view and the player's own, signed out, the first and a deep page of the
 match list, the bot's. Each page is timed warm (its caches filled by the request before) and cold
 (the cache emptied before each request, as after a match of the player ended). The goal is every
@@ -9,20 +10,21 @@ spent waiting for PostgreSQL's answers (Django's own timing of each statement): 
 the wall time also measures the other processes.
 
     .venv/bin/python -m bench.profiles --matches 100000
+    .venv/bin/python -m bench.profiles --matches 1000     # the same pages at 1,000: flat?
 
 Uses throwaway embedded servers, or the database DATABASE_URL names (a scratch one: it migrates it
 and adds its rows there). The seed is SQL run inside PostgreSQL (INSERT ... SELECT over
 generate_series). Pages are requested through Django's test client in this process (middleware,
 session, selectors, template); production settings when the environment gives them (see the
-README's Benchmarks). Figures are printed, never asserted.
+docs/benchmarks.md "Benchmarks"). Figures are printed, never asserted.
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
+from statistics import median as statistics_median
 
 from bench.database import prepare
 
@@ -105,6 +107,45 @@ FROM {match} m, generate_series(0, 1) AS side,
                           THEN 8.5::numeric ELSE -8.5::numeric END AS d) AS x
 WHERE m.invite_token LIKE %(token)s || '%%' AND m.rated
 """
+# learning's rows for every seeded match of a person: a performance rating per match and player
+# (the profile's chart reads the latest), and the counters the hooks keep (learning/services):
+# per match length, per computer level, per phase.
+SEED_PERFORMANCE = """
+INSERT INTO {performance} (user_id, match_id, finished_at, pr)
+SELECT p.user_id, m.id, m.finished_at, 5 + abs(hashint8(m.id * 2 + p.seat)) %% 400 / 10.0
+FROM {match} m
+CROSS JOIN LATERAL (VALUES (m.creator_id, 0), (m.opponent_id, 1)) AS p(user_id, seat)
+JOIN {user} u ON u.id = p.user_id AND NOT u.is_bot
+WHERE m.invite_token LIKE %(token)s || '%%'
+"""
+SEED_LINES = """
+INSERT INTO {line} (user_id, kind, key, played, won, mars_given, mars_taken, decisions, equity_lost)
+SELECT p.user_id, 'length', m.length::text, count(*), count(*) FILTER (WHERE m.winner_id = p.user_id),
+       0, 0, 0, 0
+FROM {match} m
+CROSS JOIN LATERAL (VALUES (m.creator_id), (m.opponent_id)) AS p(user_id)
+JOIN {user} u ON u.id = p.user_id AND NOT u.is_bot
+WHERE m.invite_token LIKE %(token)s || '%%'
+GROUP BY p.user_id, m.length
+UNION ALL
+SELECT m.creator_id, 'level', b.bot_level, count(*), count(*) FILTER (WHERE m.winner_id = m.creator_id),
+       0, 0, 0, 0
+FROM {match} m JOIN {user} b ON b.id = m.opponent_id AND b.is_bot
+WHERE m.invite_token LIKE %(token)s || '%%'
+GROUP BY m.creator_id, b.bot_level
+UNION ALL
+SELECT p.user_id, 'phase', phase, 0, 0, 0, 0, count(*) * 12, count(*) * 0.6
+FROM {match} m
+CROSS JOIN LATERAL (VALUES (m.creator_id), (m.opponent_id)) AS p(user_id)
+CROSS JOIN (VALUES ('opening'), ('middle'), ('bearing_off')) AS phases(phase)
+JOIN {user} u ON u.id = p.user_id AND NOT u.is_bot
+WHERE m.invite_token LIKE %(token)s || '%%'
+GROUP BY p.user_id, phase
+ON CONFLICT (user_id, kind, key) DO UPDATE SET played = {line}.played + excluded.played,
+    won = {line}.won + excluded.won, decisions = {line}.decisions + excluded.decisions,
+    equity_lost = {line}.equity_lost + excluded.equity_lost
+"""
+
 SEED_RATINGS = """
 INSERT INTO {rating} (user_id, rating, peak, experience, matches, wins, last_rated_at, updated_at)
 SELECT c.user_id, 1500 + sum(c.delta) / 100, 1500 + greatest(sum(c.delta) / 100, 0),
@@ -128,10 +169,12 @@ def seed(arguments: argparse.Namespace, prefix: str) -> tuple[int, int]:
 
     from accounts.models import User
     from games.models import Game, Match
+    from learning.models import MatchPerformance, StatLine
     from ratings.models import Rating, RatingChange
 
     names = {"user": table(User), "match": table(Match), "game": table(Game),
-             "change": table(RatingChange), "rating": table(Rating)}  # fmt: skip
+             "change": table(RatingChange), "rating": table(Rating),
+             "performance": table(MatchPerformance), "line": table(StatLine)}  # fmt: skip
     bot = User.objects.filter(is_bot=True).order_by("pk").first()
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(SEED_USERS.format(**names), {"prefix": prefix, **vars(arguments)})
@@ -141,7 +184,9 @@ def seed(arguments: argparse.Namespace, prefix: str) -> tuple[int, int]:
             parameters = {"token": token, "prefix": prefix, "first": first, "player": first,
                           "bot": bot_id, "rated": rated, **vars(arguments)}  # fmt: skip
             for what, sql in (("matches", SEED_MATCHES), ("games", SEED_GAMES),
-                              ("rating changes", SEED_CHANGES)):  # fmt: skip
+                              ("rating changes", SEED_CHANGES),
+                              ("performance rows", SEED_PERFORMANCE),
+                              ("statistics lines", SEED_LINES)):  # fmt: skip
                 began = time.perf_counter()
                 cursor.execute(sql.format(**names), parameters)
                 print(f"seeded {cursor.rowcount:>9,} {label} {what} in "
@@ -198,6 +243,27 @@ def rows_read(queries) -> dict[str, int]:
     return read
 
 
+def statistics(hero, requests: int) -> None:
+    """The profile's statistics part alone (learning/selectors.py player_statistics): its
+    queries and its time, which must not grow with the player's matches."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from learning.selectors import player_statistics
+
+    times, cpu = [], []
+    for _ in range(requests):
+        with CaptureQueriesContext(connection) as queries:
+            began, began_cpu = time.perf_counter(), time.process_time()
+            shown = player_statistics(hero)
+            times.append((time.perf_counter() - began) * 1000)
+            cpu.append((time.process_time() - began_cpu) * 1000)
+    print(f"statistics part alone: {len(queries)} queries, p50 {statistics_median(times):.1f} ms, "
+          f"cpu p50 {statistics_median(cpu):.1f} ms, {shown['performances']} chart points, "
+          f"{len(shown['lengths'])} lengths, {len(shown['levels'])} levels, "
+          f"{len(shown['phases'])} phases")  # fmt: skip
+
+
 def measure(arguments: argparse.Namespace) -> int:
     import secrets
 
@@ -250,13 +316,17 @@ def measure(arguments: argparse.Namespace) -> int:
                 if response.status_code != 200 or b"data-match-id" not in response.content:
                     print(f"{label}: HTTP {response.status_code}, or no match listed")
                     return 1
+                if label.startswith("player") and b'id="performance-chart"' not in response.content:
+                    print(f"{label}: no statistics on the page")
+                    return 1
             times.sort()
             p95 = times[max(0, int(len(times) * 0.95) - 1)]
-            print(f"{label:<36} {'cold' if cold else 'warm':<5} {statistics.median(times):>7.1f} "
-                  f"{p95:>7.1f} {times[-1]:>7.1f} {statistics.median(cpu):>7.1f} "
-                  f"{statistics.median(database):>7.1f} {len(queries):>8}")  # fmt: skip
+            print(f"{label:<36} {'cold' if cold else 'warm':<5} {statistics_median(times):>7.1f} "
+                  f"{p95:>7.1f} {times[-1]:>7.1f} {statistics_median(cpu):>7.1f} "
+                  f"{statistics_median(database):>7.1f} {len(queries):>8}")  # fmt: skip
             if cold:
                 explained.append((label, queries.captured_queries))
+    statistics(hero, arguments.requests)
     for label, queries in explained if arguments.explain else []:
         read = sorted(rows_read(queries).items(), key=lambda item: -item[1])
         print(f"rows read, {label}: " + ", ".join(f"{name} {rows:,}" for name, rows in read))

@@ -52,8 +52,8 @@ def measure(arguments: argparse.Namespace) -> int:
     from accounts.models import User
     from games import services
     from games.models import Match
-    from games.rules import legal_next_steps
     from games.services.state_rows import match_state_of
+    from nardy import legal_next_steps
 
     # As in Daphne: an event loop attached to the publisher, so a command's after-commit work
     # only hands its messages over (realtime/publisher.py); that hand-over is measured, the

@@ -1,4 +1,4 @@
-"""Soak of the production topology (README "Production"): `make soak` or
+"""Soak of the production topology (docs/operations.md "Production"): `make soak` or
 
     .venv/bin/python -m bench.soak [--matches 200] [--duration 1800] [--churn-per-minute 60]
         [--step-interval 2.0] [--spectators-per-match 1] [--warm-up 120]

@@ -4,7 +4,8 @@ Debian's nginx (TLS with a self-signed certificate, deploy/nginx/nardy.conf rend
 temporary folder, run as the current user) in front of N Daphne processes on unix sockets, a
 Celery worker and the one beat, all with DEBUG=0, on given PostgreSQL and Redis (DATABASE_URL /
 REDIS_URL: a fresh database `nardy_prod_<token>` is made there and dropped after) or on embedded
-ones of its own, which the restart drills may stop and start.
+ones of its own, which the restart drills may stop and start: then optionally more Redis servers
+for the sockets' messages and a streaming replica for the read-only pages (docs/scaling.md).
 
 Used by tests/integration/test_production.py (`make prod-check`) and bench/soak.py. Process logs
 go to `<root>/logs/`; the folder is removed on stop unless it is kept for a failed run.
@@ -30,6 +31,7 @@ from urllib.parse import urlsplit, urlunsplit
 from bench.live_load import STOP_GRACE, run_django_task
 from config import processes
 from config.embedded import EmbeddedPostgres, EmbeddedRedis
+from config.embedded_replica import EmbeddedReplica
 from config.processes import Children, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,9 +144,21 @@ class Topology:
     """Start with `with Topology(...) as topology:`; everything stops on exit, servers last."""
 
     def __init__(
-        self, *, daphne_count: int = 2, own_servers: bool = False, **settings: str
+        self,
+        *,
+        daphne_count: int = 2,
+        own_servers: bool = False,
+        redis_shards: int = 1,
+        replica: bool = False,
+        **settings: str,
     ) -> None:
         self.daphne_count = daphne_count
+        # With own servers: more Redis servers for the sockets' messages, and a streaming replica
+        # for the read-only pages (docs/scaling.md).
+        self.redis_shard_count = redis_shards
+        self.want_replica = replica
+        self.redis_shards: list[EmbeddedRedis] = []  # the servers after REDIS_URL's
+        self.replica: EmbeddedReplica | None = None
         self.settings = settings  # more environment for every process, e.g. SOCKETS_PER_ADDRESS
         self.own_servers = own_servers or not os.environ.get("DATABASE_URL")
         self.token = secrets.token_hex(4)
@@ -227,6 +241,15 @@ class Topology:
             environment["DATABASE_URL"] = self.postgres.start()
             self.redis = EmbeddedRedis(self.root / "redis", throwaway=False)
             environment["REDIS_URL"] = self.redis.start()
+            for index in range(2, self.redis_shard_count + 1):
+                self.redis_shards.append(
+                    EmbeddedRedis(self.root / f"redis-{index}", throwaway=False)
+                )
+            urls = [environment["REDIS_URL"], *(shard.start() for shard in self.redis_shards)]
+            environment["REDIS_CHANNEL_URLS"] = " ".join(urls)
+            if self.want_replica:
+                self.replica = EmbeddedReplica(environment["DATABASE_URL"], self.root / "replica")
+                environment["DATABASE_REPLICA_URL"] = self.replica.start()
         else:
             environment["DATABASE_URL"] = self._fresh_database(environment["DATABASE_URL"])
         environment.update(
@@ -283,8 +306,9 @@ class Topology:
             self.children.close_logs()
         finally:
             try:
-                if self.redis is not None:
-                    self.redis.stop()
+                for server in (self.redis, *self.redis_shards, self.replica):
+                    if server is not None:
+                        server.stop()
                 if self.postgres is not None:
                     self.postgres.stop()
                 if self.given_database is not None and self.environment:

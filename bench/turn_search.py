@@ -2,9 +2,9 @@
 
     .venv/bin/python -m bench.turn_search [--seed 2026] [--games 20]
 
-A roll makes the server find every legal way to play it (games.rules.sequences.legal_turns, the
+A roll makes the server find every legal way to play it (nardy.sequences.legal_turns, the
 literal step-by-step search that step validation and the highlighted steps need; cached per turn
-per process). `python3 -m games.rules bench` times only the fast end-board generator, so this
+per process). `python3 -m nardy bench` times only the fast end-board generator, so this
 times the literal search on the same kind of self-play positions, with the cache cleared before
 each position, doubles apart (they dominate). Figures are printed, never asserted.
 """
@@ -15,10 +15,10 @@ import argparse
 import statistics
 import time
 
-from games.rules import TurnState, legal_next_steps
-from games.rules.bench import self_play_positions
-from games.rules.ruleset import TOURNAMENT, TRADITIONAL
-from games.rules.sequences import legal_turns
+from nardy import TurnState, legal_next_steps
+from nardy.bench import self_play_positions
+from nardy.ruleset import TOURNAMENT, TRADITIONAL
+from nardy.sequences import legal_turns
 
 
 def summary(label: str, durations_ms: list[float]) -> str:

@@ -17,6 +17,7 @@ few small objects and no connection.
 from __future__ import annotations
 
 import asyncio
+import binascii
 import threading
 import weakref
 from functools import cache
@@ -26,22 +27,50 @@ import redis
 import redis.asyncio as redis_async
 from django.conf import settings
 
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis_async.Redis] = (
+# By event loop, then by server URL.
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, redis_async.Redis]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def client() -> redis_async.Redis:
+def client_of(url: str) -> redis_async.Redis:
+    """The running loop's client of the server at `url`."""
     loop = asyncio.get_running_loop()
-    if loop not in _clients:
-        _clients[loop] = redis_async.Redis.from_url(settings.REDIS_URL, max_connections=200)
-    return _clients[loop]
+    clients = _clients.get(loop)
+    if clients is None:
+        clients = _clients[loop] = {}
+    found = clients.get(url)
+    if found is None:
+        found = clients[url] = redis_async.Redis.from_url(url, max_connections=200)
+    return found
+
+
+def client() -> redis_async.Redis:
+    """The running loop's client of REDIS_URL (presence, socket limits, pools)."""
+    return client_of(settings.REDIS_URL)
 
 
 @cache
+def sync_client_of(url: str) -> redis.Redis:
+    """The process's blocking client of `url` (thread-safe; one connection pool)."""
+    return redis.Redis.from_url(url)
+
+
 def sync_client() -> redis.Redis:
-    """The process's blocking client, for services and views (thread-safe; one connection pool)."""
-    return redis.Redis.from_url(settings.REDIS_URL)
+    """The process's blocking client of REDIS_URL, for services and views."""
+    return sync_client_of(settings.REDIS_URL)
+
+
+def channel_server(channel: str) -> str:
+    """The URL of the server that carries pub/sub `channel` (see above)."""
+    servers = settings.REDIS_CHANNEL_URLS
+    return servers[0] if len(servers) == 1 else servers[server_index(channel, len(servers))]
+
+
+def server_index(channel: str, count: int) -> int:
+    """Which of `count` servers carries `channel`."""
+    ring = binascii.crc32(channel.encode()) & 0xFFF
+    return int(ring / (4096 / count))
 
 
 class SharedConnectionPool(redis.ConnectionPool):

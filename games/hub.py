@@ -6,6 +6,10 @@ watch, on one pub/sub connection, decodes each message once and hands it to this
 of that match in one pass, in arrival order (bench/live_load.py: one subscription and one decode
 per socket made a Daphne process saturate long before this).
 
+Match channels may be spread over several Redis servers (settings.REDIS_CHANNEL_URLS,
+docs/scaling.md "Redis"): a channel lives on the server its name hashes to, the same in every
+process, and the hub keeps one subscription per server it needs.
+
 The hub talks to Redis with its own `redis.asyncio` client: it used to ride on
 channels_redis' pub/sub layer, whose publishes queued behind one another under the layer's
 subscription lock, which we patched away in private methods. Publishing is now a plain PUBLISH on
@@ -34,7 +38,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from config.redis_client import client
+from config.redis_client import channel_server, client_of
 from games import presence
 from games.events import match_channel, match_message, match_of_channel
 from realtime.publisher import publish
@@ -50,11 +54,16 @@ class HubSocket(Protocol):
 
 
 class MatchHub:
-    """The match sockets of one event loop, by match, and the one subscription that feeds them."""
+    """The match sockets of one event loop, by match, and the subscriptions that feed them (one
+    per Redis server carrying match channels: docs/scaling.md "Redis")."""
 
     def __init__(self) -> None:
         self.sockets: dict[int, set[HubSocket]] = {}
-        self.pubsub = None
+        # By server URL (config/redis_client.py `channel_server`): the pub/sub connection, its
+        # relaying task and the matches subscribed on it.
+        self.pubsubs: dict[str, Any] = {}
+        self.relays: dict[str, asyncio.Task] = {}
+        self.matches_on: dict[str, set[int]] = {}
         self.tasks: list[asyncio.Task] = []
         # Who was at each match when this hub last looked (players online, spectators).
         self.seen: dict[int, tuple[tuple[bool, ...], int]] = {}
@@ -70,16 +79,26 @@ class MatchHub:
         an event published before Redis takes it is in the snapshot the socket reads next)."""
         async with self.lock:
             if match_id not in self.sockets:
-                if self.pubsub is None:
-                    self.pubsub = client().pubsub(ignore_subscribe_messages=True)
-                await self.pubsub.subscribe(match_channel(match_id))
+                channel = match_channel(match_id)
+                server = channel_server(channel)
+                pubsub = self.pubsubs.get(server)
+                if pubsub is None:
+                    pubsub = client_of(server).pubsub(ignore_subscribe_messages=True)
+                    self.pubsubs[server] = pubsub
+                    self.matches_on[server] = set()
+                await pubsub.subscribe(channel)
+                self.matches_on[server].add(match_id)
                 self.sockets[match_id] = set()
+                if server not in self.relays:
+                    # A context of its own, as the tasks below.
+                    self.relays[server] = asyncio.create_task(
+                        self._relay(server, pubsub), context=contextvars.Context()
+                    )
             self.sockets[match_id].add(socket)
             if not self.tasks:
                 # A context of their own: they serve every socket, so they must not log with the
                 # match and user of the socket that happened to start them (config/log_format.py).
                 self.tasks = [
-                    asyncio.create_task(self._relay(self.pubsub), context=contextvars.Context()),
                     asyncio.create_task(self._refresh_presence(), context=contextvars.Context()),
                     asyncio.create_task(self._watch_presence(), context=contextvars.Context()),
                 ]
@@ -95,16 +114,24 @@ class MatchHub:
                 return
             del self.sockets[match_id]
             self.seen.pop(match_id, None)
-            if self.sockets:
-                await self.pubsub.unsubscribe(match_channel(match_id))
-                return
-            # Nothing left to feed: stop relaying and give the connection back.
-            for task in self.tasks:
-                task.cancel()
-            pubsub, self.pubsub, self.tasks = self.pubsub, None, []
-            await pubsub.aclose()
+            channel = match_channel(match_id)
+            server = channel_server(channel)
+            matches = self.matches_on[server]
+            matches.discard(match_id)
+            if matches:
+                await self.pubsubs[server].unsubscribe(channel)
+            else:
+                # Nothing left to feed from this server: stop relaying and give the connection
+                # back.
+                self.relays.pop(server).cancel()
+                del self.matches_on[server]
+                await self.pubsubs.pop(server).aclose()
+            if not self.sockets:
+                for task in self.tasks:
+                    task.cancel()
+                self.tasks = []
 
-    async def _relay(self, pubsub) -> None:
+    async def _relay(self, server: str, pubsub) -> None:
         lost = False
         with contextlib.suppress(asyncio.CancelledError):
             while True:
@@ -113,11 +140,11 @@ class MatchHub:
                         # Reconnected (redis-py subscribes again on connect): whatever was
                         # published while the subscription was gone reached nobody here, and a
                         # socket that missed its match's last event sees no gap. Every socket
-                        # gets a fresh snapshot (the Redis restart drill of
-                        # tests/integration/test_production_drills.py).
+                        # of a match on this server gets a fresh snapshot (the Redis restart
+                        # drills of tests/integration/test_production_drills.py).
                         await pubsub.ping()
                         lost = False
-                        await self._deliver_to_all({"type": "match.resync"})
+                        await self._deliver_to_all(server, {"type": "match.resync"})
                     async for received in pubsub.listen():
                         await self._deliver(received)
                     await asyncio.sleep(0.05)  # subscribed to nothing for a moment
@@ -128,8 +155,8 @@ class MatchHub:
                     lost = True
                     await asyncio.sleep(1)
 
-    async def _deliver_to_all(self, message: dict[str, Any]) -> None:
-        for match_id in tuple(self.sockets):
+    async def _deliver_to_all(self, server: str, message: dict[str, Any]) -> None:
+        for match_id in tuple(self.matches_on.get(server, ())):
             for socket in tuple(self.sockets.get(match_id, ())):
                 try:
                     await socket.dispatch(message)

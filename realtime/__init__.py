@@ -1,4 +1,5 @@
-"""What every socket of the site shares, whichever app it belongs to (README, "Architecture").
+"""What every socket of the site shares, whichever app it belongs to (docs/architecture.md,
+"Architecture").
 
 Above `config` and below every app: the socket base class (`socket.SiteSocket`), the caps on open
 sockets (`socket_limits`), the language of a socket (`language`), close codes (`close_codes`), a

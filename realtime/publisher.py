@@ -40,7 +40,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from config import metrics
-from config.redis_client import client, sync_client
+from config.redis_client import channel_server, client_of, sync_client_of
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +92,8 @@ class _Outbox:
         # (the pool checks each for unread data as it hands it out) and redis-py's pipeline
         # object were half of the publishing's cost, 9.7 % of a Daphne process in all
         # (py-spy on bench/live_load.py, 250 matches).
-        self.connection: Any = None
+        # By server: match channels may live on several (config/redis_client.py).
+        self.connections: dict[str, Any] = {}
 
     def hand_in(self, messages: Sequence[Message]) -> None:
         """On the loop: queue `messages` behind everything handed in before."""
@@ -133,13 +134,19 @@ class _Outbox:
                     log.exception("publishing to %s failed", message.group)
 
     async def _publish_all(self, messages: list[ChannelMessage]) -> None:
-        """PUBLISH each, in order, in one write; retried whole on a fresh connection while Redis
-        is briefly away (a repeat is harmless, see above)."""
+        """PUBLISH each, in order, one write per server carrying their channels."""
+        for server, run in by_server(messages):
+            await self._publish_on(server, run)
+
+    async def _publish_on(self, server: str, messages: list[ChannelMessage]) -> None:
+        """PUBLISH each on `server`, in order, in one write; retried whole on a fresh connection
+        while Redis is briefly away (a repeat is harmless, see above)."""
         commands = [("PUBLISH", message.channel, message.data) for message in messages]
         for delay in retry_delays():
-            if self.connection is None:
-                self.connection = client().connection_pool.make_connection()
-            connection = self.connection
+            connection = self.connections.get(server)
+            if connection is None:
+                connection = client_of(server).connection_pool.make_connection()
+                self.connections[server] = connection
             try:
                 await connection.send_packed_command(connection.pack_commands(commands))
                 for _ in commands:
@@ -147,7 +154,7 @@ class _Outbox:
                 return
             except PUBLISH_RETRY_ERRORS:
                 # Replies may be left unread on it: never reuse it.
-                self.connection = None
+                del self.connections[server]
                 with contextlib.suppress(Exception):
                     await connection.disconnect(nowait=True)
                 if delay is None:
@@ -156,8 +163,17 @@ class _Outbox:
             except BaseException:
                 # Anything else (an error reply, the task cancelled at shutdown) may also leave
                 # replies unread, which the next batch would take for its own.
-                self.connection = None
+                self.connections.pop(server, None)
                 raise
+
+
+def by_server(messages: list[ChannelMessage]) -> list[tuple[str, list[ChannelMessage]]]:
+    """`messages` by the server of their channel, each server's in the order given (a channel's
+    messages keep their order; nothing orders two channels: docs/protocol.md versions a match)."""
+    runs: dict[str, list[ChannelMessage]] = {}
+    for message in messages:
+        runs.setdefault(channel_server(message.channel), []).append(message)
+    return list(runs.items())
 
 
 _outbox: _Outbox | None = None
@@ -223,14 +239,15 @@ async def _group_send_all(messages: list[GroupMessage]) -> None:
 
 
 def _publish_all_blocking(messages: list[ChannelMessage]) -> None:
-    for delay in retry_delays():
-        try:
-            with sync_client().pipeline(transaction=False) as pipe:
-                for message in messages:
-                    pipe.publish(message.channel, message.data)
-                pipe.execute()
-            return
-        except PUBLISH_RETRY_ERRORS:
-            if delay is None:
-                raise
-            time.sleep(delay)
+    for server, run in by_server(messages):
+        for delay in retry_delays():
+            try:
+                with sync_client_of(server).pipeline(transaction=False) as pipe:
+                    for message in run:
+                        pipe.publish(message.channel, message.data)
+                    pipe.execute()
+                break
+            except PUBLISH_RETRY_ERRORS:
+                if delay is None:
+                    raise
+                time.sleep(delay)

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from config.client_address import address_bucket
-from config.redis_client import client
+from config.redis_client import client, sync_client
 
 log = logging.getLogger(__name__)
 
@@ -117,18 +117,36 @@ async def acquire(channel_name: str, *, user_id: int | None, address: str | None
     return None
 
 
+# A lapsed entry of the online set stays this long: its score, less LAPSE_SECONDS, is when the
+# user was last seen (the Friends page, friends/selectors.py), with no write per request.
+LAST_SEEN_KEPT_SECONDS = 30 * 24 * 3600
+
+
 def online_key() -> str:
     """Signed-in users with an open socket, scored by when that lapses (the Play page's
-    "online" figure)."""
+    "online" figure): those scored after now are online, the others were seen last at their
+    score less LAPSE_SECONDS (kept LAST_SEEN_KEPT_SECONDS)."""
     return f"{settings.REDIS_PREFIX}:sockets:online"
 
 
 async def online_users() -> int:
     now = time.time()
     async with client().pipeline(transaction=False) as pipe:
-        pipe.zremrangebyscore(online_key(), "-inf", now)
-        pipe.zcard(online_key())
+        pipe.zremrangebyscore(online_key(), "-inf", now - LAST_SEEN_KEPT_SECONDS)
+        pipe.zcount(online_key(), f"({now}", "+inf")
         return (await pipe.execute())[1]
+
+
+def lapse_times(user_ids: list[int]) -> dict[int, float]:
+    """When each user's socket entry lapses (epoch seconds), for those seen within
+    LAST_SEEN_KEPT_SECONDS: after now, they are online. One round trip (ZMSCORE) for any
+    number of users, whatever the size of the site."""
+    if not user_ids:
+        return {}
+    scores = sync_client().zmscore(online_key(), [str(user_id) for user_id in user_ids])
+    return {
+        user_id: score for user_id, score in zip(user_ids, scores, strict=True) if score is not None
+    }
 
 
 async def release(channel_name: str) -> None:

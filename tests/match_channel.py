@@ -9,14 +9,15 @@ from typing import Any
 
 import orjson
 
-from config.redis_client import sync_client
+from config.redis_client import channel_server, sync_client_of
 from games.events import match_channel
 
 
 class MatchChannel:
     def __init__(self, match_id: int) -> None:
-        self.pubsub = sync_client().pubsub()
-        self.pubsub.subscribe(match_channel(match_id))
+        channel = match_channel(match_id)
+        self.pubsub = sync_client_of(channel_server(channel)).pubsub()
+        self.pubsub.subscribe(channel)
         self.messages()  # the subscription is confirmed before anything is published
 
     def messages(self) -> list[dict[str, Any]]:

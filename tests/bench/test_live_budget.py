@@ -57,3 +57,42 @@ def test_an_unsound_run_fails_whatever_its_cost():
     assert live_budget.verdict(lost, budget) == ["2 step events never delivered"]
     disagreeing = _figures(finals={"1": [{"version": 6, "board": [1], "closed": False}]})
     assert live_budget.verdict(disagreeing, budget) == ["only 0/1 matches consistent"]
+
+
+def test_the_budget_sets_limits_relative_to_the_load_generator():
+    relative = live_budget.load_budget()["relative_limit"]
+    assert relative["daphne_per_client"] > 0 and relative["postgres_per_client"] > 0
+
+
+def _relative_budget(daphne: float, postgres: float) -> dict:
+    return {
+        "limit": {"daphne_cpu_ms_per_command": 99.0, "postgres_cpu_ms_per_command": 99.0},
+        "relative_limit": {"daphne_per_client": daphne, "postgres_per_client": postgres},
+    }
+
+
+def test_a_run_over_a_relative_limit_fails_naming_the_process():
+    # Daphne 2.5 ms, PostgreSQL 0.5 ms, the load generator 0.75 ms per command: 3.33 and 0.67.
+    figures = _figures()
+    assert round(live_budget.relative_cost(figures, "daphne"), 2) == 3.33
+    problems = live_budget.verdict(figures, _relative_budget(3.0, 1.0))
+    assert len(problems) == 1 and problems[0].startswith("daphne 3.33 times")
+    assert live_budget.verdict(figures, _relative_budget(3.5, 0.6))[0].startswith("postgres 0.67")
+
+
+def test_a_slower_machine_moves_every_process_alike_and_passes_the_relative_limits():
+    slower = {"daphne-0": 0.9, "daphne-1": 0.6, "postgres": 0.3, "client": 0.45}  # all 1.5 x
+    assert live_budget.verdict(_figures(cpu_seconds=slower), _relative_budget(3.4, 0.7)) == []
+    # The servers alone 20 % dearer, the load generator as before: caught.
+    dearer = {"daphne-0": 0.72, "daphne-1": 0.48, "postgres": 0.2, "client": 0.3}
+    problems = live_budget.verdict(_figures(cpu_seconds=dearer), _relative_budget(3.4, 0.7))
+    assert [problem.split()[0] for problem in problems] == ["daphne"]
+
+
+def test_a_run_without_the_load_generators_figure_fails_a_relative_limit():
+    no_client = {"daphne-0": 0.6, "daphne-1": 0.4, "postgres": 0.2}
+    problems = live_budget.verdict(_figures(cpu_seconds=no_client), _relative_budget(9.0, 9.0))
+    assert problems == [
+        "daphne no figure times the load generator's CPU per command, over its 9.0",
+        "postgres no figure times the load generator's CPU per command, over its 9.0",
+    ]

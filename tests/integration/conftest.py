@@ -21,5 +21,10 @@ def production() -> Iterator[object]:
         pytest.skip("nginx is not installed (`apt-get install nginx`)")
     from bench.topology import Topology
 
-    with Topology(daphne_count=2, own_servers=True) as topology:
+    # Two Redis servers for the sockets and a streaming replica (docs/scaling.md); the lag bound
+    # is wider than the default so that a loaded machine does not fall back by itself.
+    with Topology(
+        daphne_count=2, own_servers=True, redis_shards=2, replica=True,
+        REPLICA_MAX_LAG_SECONDS="5",
+    ) as topology:  # fmt: skip
         yield topology

@@ -1,6 +1,7 @@
 """The computer's moves have their own Celery queue (settings `CELERY_BOT_QUEUE`), so bot work
 never waits in front of a deadline: a worker started for the default queue alone (production's
-deadline worker, README "Production") enforces a deadline and never takes a bot's move, which
+deadline worker, docs/operations.md "Production") enforces a deadline and never takes a bot's move,
+which
 waits for the bots' worker. These workers run on queues of their own (the session's site worker
 consumes this run's queues), named as the router names the real ones."""
 
@@ -72,7 +73,8 @@ def _start_worker_for(queue: str, test_database_name: str, name: str):
 def test_a_deadline_worker_never_runs_bot_work_and_a_bots_worker_does(
     test_database_name, fixed_dice, settings
 ):
-    """Production's two workers (README "Production"): the one for the default queue enforces a
+    """Production's two workers (docs/operations.md "Production"): the one for the default queue
+    enforces a
     deadline while the computer's move waits in the bots' queue; the bots' worker plays it."""
     # The services' own tasks (on this run's queues, which the session's worker may consume)
     # come due long after this test: only the tasks sent below to this test's queues count.

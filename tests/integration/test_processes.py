@@ -74,6 +74,8 @@ def test_idle_socket_survives_20_seconds(site, client):
             additional_headers={"Cookie": cookie}, ping_interval=None,
         ) as socket:  # fmt: skip
             await receive_json(socket)
+            # The bell's snapshot follows the hello (docs/protocol.md "The bell").
+            assert (await receive_json(socket))["type"] == "notifications"
             await asyncio.sleep(20)
             await socket.send(json.dumps({"type": "ping", "id": 7}))
             pong = await receive_json(socket)
@@ -133,6 +135,8 @@ def test_logging_out_closes_that_users_sockets(site, client):
             additional_headers={"Cookie": cookie},
         ) as socket:  # fmt: skip
             await receive_json(socket)
+            # The bell's snapshot follows the hello (docs/protocol.md "The bell").
+            assert (await receive_json(socket))["type"] == "notifications"
             # The logout happens in this (test) process; the socket lives in Daphne's.
             from asgiref.sync import sync_to_async
 

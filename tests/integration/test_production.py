@@ -1,4 +1,5 @@
-"""The production topology, proven (`make prod-check`; README, Production): Debian's nginx with TLS
+"""The production topology, proven (`make prod-check`; docs/operations.md, "Production"): Debian's
+nginx with TLS
 in front of two Daphne processes on unix sockets, a Celery worker and beat, all with DEBUG=0
 (bench/topology.py renders deploy/nginx/nardy.conf). Everything here goes through nginx over
 HTTPS, as a browser would."""
@@ -96,6 +97,15 @@ def test_daphne_sees_https_and_sets_secure_cookies(production):
     assert cookies_of(response)["csrftoken"]["secure"]
 
 
+def login_csrf(production) -> tuple[str, str]:
+    """The login page's CSRF cookie and form field."""
+    response, page = https(production, "GET", "/accounts/login/")
+    return (
+        cookies_of(response)["csrftoken"].value,
+        re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1).decode(),
+    )
+
+
 def post_login(production, csrf: tuple[str, str], username: str, password: str):
     """The login form as a browser posts it: CSRF cookie and field, Origin and Referer."""
     cookie, field = csrf
@@ -118,11 +128,7 @@ def test_login_over_https(production):
     username, password = f"login{secrets.token_hex(3)}", secrets.token_urlsafe(16)
     production.django_task("user", {"username": username, "password": password})
 
-    response, page = https(production, "GET", "/accounts/login/")
-    csrf = (
-        cookies_of(response)["csrftoken"].value,
-        re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1).decode(),
-    )
+    csrf = login_csrf(production)
     response, body = post_login(production, csrf, username, password)
     assert response.status == 302, body[:500]
     session = cookies_of(response)["sessionid"]

@@ -1,4 +1,5 @@
-"""Restart drills in the production topology (README, Production): matches in progress, players
+"""Restart drills in the production topology (docs/operations.md, "Production"): matches in
+progress, players
 sending steps throughout, one piece killed or restarted. After each drill every socket is back
 with the version PostgreSQL holds, and no acknowledged step is lost or applied twice
 (bench/topology.py, LiveMatches). Each drill prints its time to recover; `make prod-check` runs
@@ -121,7 +122,7 @@ async def test_drill_postgres_restarted(production):
         fault = time.monotonic()
         await asyncio.to_thread(production.postgres.stop)
         # The outage itself, not a wait for something: longer than the pool's 10 s wait for a
-        # connection (config/settings.py), which is what this drill is about.
+        # connection (config/settings/), which is what this drill is about.
         await asyncio.sleep(12)
         await asyncio.to_thread(production.postgres.start)
         database_back = time.monotonic() - fault
@@ -147,9 +148,15 @@ async def test_drill_worker_killed_deadline_still_enforced(production):
             production, matches=1, spectators_per_match=0, step_interval=600, turn_seconds=30
         ) as timed,
     ):
-        # The deadline's task went to the worker when the timed match began, before its players
-        # connected; play going on shows the worker up, holding it.
+        # The deadline's task goes to the worker when the timed match begins; on a loaded
+        # machine the worker may take it a moment later, so the drill waits until the worker
+        # says it holds it (else a new worker would simply receive it and run it on time).
         await played_on(live)
+        held: list = []
+        waited = time.monotonic()
+        while not set(timed.match_ids) <= set(held) and time.monotonic() - waited < 30:
+            held = await asyncio.to_thread(production.django_task, "held_deadlines", {})
+        assert set(timed.match_ids) <= set(held), ("no worker holds the deadline", held)
         fault = time.monotonic()
         production.kill("worker")  # SIGKILL, and waits for the process to be gone
         await asyncio.to_thread(production.start_worker)

@@ -6,9 +6,11 @@ binary frames; chat messages too long, empty, with markup or control characters,
 (zero-width, combining, filler characters) or flipping what follows (direction controls), and
 chat_mute with every wrong type. After each frame the socket must still answer a ping; the
 match's version, board, chat and mutes must be unchanged unless the frame was a valid command
-(then the sender got an ack; a chat message adds one row, always a text that shows, and leaves
-the match alone); at the end the spectator count is right (no ghost sockets). Seeded: a failure
-names the seed and the frame.
+(then the sender got an ack, carrying the command's events: the player's socket asks for that;
+every event reaches each socket once, in order; a chat message adds one row, always a text that
+shows, and leaves the match alone); at the end the spectator count is right (no ghost sockets).
+The site socket's bell commands get the same treatment (only the user's own ids change anything).
+Seeded: a failure names the seed and the frame.
 """
 
 from __future__ import annotations
@@ -211,6 +213,7 @@ def test_hostile_frames_change_nothing_and_every_socket_lives(slow_site, client)
     assert summary["errors"] > PLAYER_FRAMES and summary["acks"] >= 1, summary
     assert summary["chat"] >= 1, summary  # some chat commands were valid and stored
     assert summary["claims"] == 2 * len(CLAIM_FRAMES), summary
+    assert summary["carried"] >= 1, summary  # acks carried their commands' events
 
 
 CLIENT_SEED_FRAMES = 400
@@ -409,14 +412,20 @@ async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
     rng = random.Random(SEED)
     url = f"ws://127.0.0.1:{site.port}/ws/matches/{match_id}/"
     read_state = sync_to_async(_state)
-    counts = {"frames": 0, "errors": 0, "acks": 0, "chat": 0}
+    counts = {"frames": 0, "errors": 0, "acks": 0, "chat": 0, "carried": 0}
+    # The player's acks carry its commands' events (docs/protocol.md "ack"); the spectator's
+    # choice is malformed (two values), so it is not taken.
     async with (
-        connect(url, origin=site.url, additional_headers={"Cookie": cookie}) as player,
-        connect(url, origin=site.url) as spectator,
+        connect(
+            f"{url}?ack_events=1", origin=site.url, additional_headers={"Cookie": cookie}
+        ) as player,
+        connect(f"{url}?ack_events=%00&ack_events=1", origin=site.url) as spectator,
     ):
+        versions = {}
         for socket in (player, spectator):
-            while json.loads(await socket.recv())["type"] != "snapshot":
+            while (message := json.loads(await socket.recv()))["type"] != "snapshot":
                 pass
+            versions[socket] = message["version"]
         counts["claims"] = await _hostile_claims(player, spectator, match_id, read_state)
         # Keep the match going (a claim is refused anyway: the window is an hour).
         player_types = sorted(COMMAND_TYPES - {"resign", "leave", "abort"})
@@ -441,6 +450,13 @@ async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
                     continue
                 acked |= message["type"] == "ack"
                 counts["errors"] += message["type"] == "error"
+                # Events, whether in an ack or alone, reach each socket once and in order.
+                carried = message.get("events", []) if message["type"] == "ack" else []
+                assert socket is player or not carried, (SEED, number, sent, message)
+                counts["carried"] += len(carried)
+                for event in carried + ([message] if message["type"] == "event" else []):
+                    assert event["version"] == versions[socket] + 1, (SEED, number, message)
+                    versions[socket] = event["version"]
                 assert message.get("code") != "internal", (SEED, number, sent, message)
             counts["frames"] += 1
             counts["acks"] += acked
@@ -457,6 +473,7 @@ async def _fuzz(site, match_id: int, cookie: str) -> dict[str, int]:
                     counts["chat"] += 1
             else:
                 assert socket is player and after[0] > before[0], (SEED, number, sent)
+                assert versions[player] == after[0], (SEED, number, sent)  # carried in the ack
         await spectator.send(json.dumps({"type": "snapshot"}))
         while (message := json.loads(await spectator.recv()))["type"] != "snapshot":
             pass
@@ -468,9 +485,11 @@ CALL_FRAMES = 600
 
 
 def test_hostile_signalling_reaches_only_the_opponent_and_nothing_after_the_end(site, client):
-    """Signalling frames (docs/protocol.md "Calls") of every shape from a player, a spectator and
-    an anonymous viewer: huge, nested, wrong-typed, extra-keyed. Every frame gets an ack or an
-    error (never `internal`) and the sockets live; the opponent's page gets exactly the frames
+    """Signalling frames (docs/protocol.md "Calls") of every shape from a player (two sockets of
+    theirs, sharing one signalling budget), a spectator and an anonymous viewer: huge, nested,
+    wrong-typed, extra-keyed. Every frame gets an ack or an error (never `internal`) and the
+    sockets live; past the player's budget, well-formed frames get `rate_limited` on the socket
+    that sent them; the opponent's page gets exactly the frames
     acked from the player, each with its own fields as sent (unknown keys dropped); spectators
     get no call frame at all, nor anything but refusals; the match is unchanged. After the
     player resigns, every call command, however well formed, is refused with
@@ -484,6 +503,7 @@ def test_hostile_signalling_reaches_only_the_opponent_and_nothing_after_the_end(
     assert summary["acks"] >= 20 and summary["bad_field"] > CALL_FRAMES // 3, summary
     assert summary["relayed"] == summary["acks_relayed"], summary
     assert summary["not_a_player"] > 0 and summary["after_the_end"] == 6, summary
+    assert summary["rate_limited"] > 0, summary  # the two sockets' budget is one
 
 
 async def _fuzz_calls(site, match_id: int, cookies, white) -> dict[str, int]:
@@ -491,20 +511,21 @@ async def _fuzz_calls(site, match_id: int, cookies, white) -> dict[str, int]:
     url = f"ws://127.0.0.1:{site.port}/ws/matches/{match_id}/"
     read_state = sync_to_async(_state)
     counts = {"frames": 0, "acks": 0, "acks_relayed": 0, "relayed": 0, "bad_field": 0,
-              "not_a_player": 0}  # fmt: skip
+              "not_a_player": 0, "rate_limited": 0}  # fmt: skip
     async with (
         connect(url, origin=site.url, additional_headers={"Cookie": cookies[0]}) as player,
+        connect(url, origin=site.url, additional_headers={"Cookie": cookies[0]}) as player_too,
         connect(url, origin=site.url, additional_headers={"Cookie": cookies[1]}) as opponent,
         connect(url, origin=site.url, additional_headers={"Cookie": cookies[2]}) as watcher,
         connect(url, origin=site.url) as anonymous,
     ):
-        for socket in (player, opponent, watcher, anonymous):
+        for socket in (player, player_too, opponent, watcher, anonymous):
             while json.loads(await socket.recv())["type"] != "snapshot":
                 pass
         before = await read_state(match_id)
         acked: list[dict] = []
         for number in range(CALL_FRAMES):
-            socket = [player, player, player, watcher, anonymous][number % 5]
+            socket = [player, player_too, player, watcher, anonymous][number % 5]
             command = {"type": rng.choice(sorted(CALL_TYPES)), "id": number, **call_fields(rng)}
             sent = json.dumps(command) if rng.random() < 0.97 else json.dumps(command) * 50
             await socket.send(sent)
@@ -516,7 +537,7 @@ async def _fuzz_calls(site, match_id: int, cookies, white) -> dict[str, int]:
                 assert not message["type"].startswith("call_"), (number, sent, message)
                 assert message.get("code") != "internal", (number, sent, message)
                 if message["type"] == "ack":
-                    assert socket is player, (number, sent, message)
+                    assert socket in (player, player_too), (number, sent, message)
                     counts["acks"] += 1
                     if command["type"] != "call_join":  # relayed: the command's own fields
                         fields = MATCH_COMMANDS.entry(command["type"]).command.wire_fields()
@@ -524,6 +545,9 @@ async def _fuzz_calls(site, match_id: int, cookies, white) -> dict[str, int]:
                                      | {f.name: command[f.name] for f in fields})  # fmt: skip
                 counts["bad_field"] += message.get("code") == "bad_field"
                 counts["not_a_player"] += message.get("code") == "not_a_player"
+                if message.get("code") == "rate_limited":
+                    assert socket in (player, player_too), (number, sent, message)
+                    counts["rate_limited"] += 1
             counts["frames"] += 1
         counts["acks_relayed"] = len(acked)
         relayed = await _calls_until_pong(opponent, "o")
@@ -533,7 +557,8 @@ async def _fuzz_calls(site, match_id: int, cookies, white) -> dict[str, int]:
             assert await _calls_until_pong(socket, "s") == []
         assert await read_state(match_id) == before
         # The end: a resignation, then well-formed frames are all refused, from a fresh socket
-        # of the player (the old one may be past its signalling rate by now).
+        # of the player (past the player's signalling budget or not: a finished match is
+        # refused first).
         await sync_to_async(services.match_resign)(user=white, match_id=match_id, left_table=False)
         counts["after_the_end"] = 0
         good = {"session": "page-one", "to": "page-two", "sdp": GOOD_SDP, "part": 0, "parts": 1,
@@ -778,3 +803,88 @@ def test_hostile_tournament_frames_change_nothing_and_the_socket_lives(site, cli
     )  # fmt: skip
     assert summary["frames"] == TOURNAMENT_FRAMES
     assert summary["errors"] > TOURNAMENT_FRAMES // 2 and summary["changes"] >= 1, summary
+
+
+BELL_FRAMES = 400
+
+
+def test_hostile_bell_frames_on_the_site_socket_change_nothing(site, client):
+    """The bell's commands on /ws/me/ (docs/protocol.md "The bell") through a real Daphne:
+    `ids` and `all` of every shape (nested, huge, non-finite, wrong-typed, someone else's ids,
+    past 2^53) from a signed-in user, and any bell frame from a signed-out socket. Only a frame
+    naming exactly the user's own ids (or all: true) is acked; every other one gets an error and
+    leaves every notification as it was; the socket answers a ping at the end."""
+    from notifications.models import Kind, Notification
+    from notifications.services import notify
+
+    owner, other = make_user("bell_fuzz"), make_user("bell_other")
+    mine = [notify(recipient_id=owner.pk, kind=Kind.ANALYSIS_READY).pk for _ in range(5)]
+    theirs = notify(recipient_id=other.pk, kind=Kind.ANALYSIS_READY).pk
+    cookie = session_cookie_for(client, owner)
+
+    def state():
+        return sorted(Notification.objects.values_list("pk", "recipient_id", "read_at"))
+
+    summary = asyncio.run(_fuzz_bell(site, cookie, mine, theirs, sync_to_async(state)))
+    assert summary["acks"] >= 5 and summary["errors"] > BELL_FRAMES // 2, summary
+
+
+async def _fuzz_bell(site, cookie: str, mine: list[int], theirs: int, read_state):
+    rng = random.Random(SEED + 47)
+    url = f"ws://127.0.0.1:{site.port}/ws/me/"
+    counts = {"acks": 0, "errors": 0}
+    async with (
+        connect(url, origin=site.url, additional_headers={"Cookie": cookie}) as owner,
+        connect(url, origin=site.url) as visitor,
+    ):
+        for socket in (owner, visitor):
+            assert json.loads(await socket.recv())["type"] == "hello"
+        while json.loads(await owner.recv())["type"] != "notifications":
+            pass
+        for number in range(BELL_FRAMES):
+            socket = visitor if number % 9 == 8 else owner
+            kind = rng.choice(["notifications_read", "notifications_read", "notifications_clear"])
+            command = {"type": kind, "id": number}
+            roll = rng.random()
+            if roll < 0.6:
+                command["ids"] = rng.choice([
+                    [rng.choice(mine)], [theirs], [rng.choice(mine), theirs], [], [0], [-1],
+                    [2**53 + 1], [2**64], [True], ["1"], [1.5], list(range(1, 60)),
+                    NESTED_CANDIDATE, any_value(rng), [any_value(rng)],
+                ])  # fmt: skip
+            if roll > 0.4:
+                command["all"] = rng.choice([True, False, 1, "true", None, [True], any_value(rng)])
+            if command.get("all") is True and rng.random() < 0.9:
+                command["all"] = False  # "all" that succeeds would leave nothing to fuzz
+            before = await read_state()
+            sent = json.dumps(command)
+            await socket.send(sent)
+            reply = json.loads(await asyncio.wait_for(socket.recv(), 10))
+            while reply.get("id") != number and reply["type"].startswith("notification"):
+                reply = json.loads(await asyncio.wait_for(socket.recv(), 10))
+            after = await read_state()
+            ids, everything = command.get("ids"), command.get("all")
+            own_ids = (
+                isinstance(ids, list) and 1 <= len(ids) <= 50
+                and all(type(item) is int and item in mine for item in ids)
+            )  # fmt: skip
+            # Exactly one of own ids and `all: true` (notifications/protocol.py).
+            good = socket is owner and (
+                (own_ids and (everything is None or everything is False))
+                or (ids is None and everything is True)
+            )
+            assert reply.get("code") != "internal", (number, sent, reply)
+            if good:
+                assert reply["type"] == "ack", (number, sent, reply)
+                counts["acks"] += 1
+                mine = [pk for pk, *_ in after if pk in mine]  # a clear removes some
+                if not mine:
+                    break
+            else:
+                assert reply["type"] == "error", (number, sent, reply)
+                assert after == before, (number, sent)
+                counts["errors"] += 1
+        await owner.send(json.dumps({"type": "ping", "id": "end"}))
+        while (reply := json.loads(await asyncio.wait_for(owner.recv(), 10)))["type"] != "pong":
+            pass
+    return counts

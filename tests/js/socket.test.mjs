@@ -130,6 +130,21 @@ test("the next event settles a step, roll or undo; an ack before it keeps the co
   assert.equal(client.pending.type, "leave", "only its own answer settles a leave");
 });
 
+test("an ack carrying its command's events applies them first and answers the command", () => {
+  const { client, ws, seen } = connected(12);
+  const id = client.versioned("step", { step: [24, 21, 3] });
+  ws.push({ type: "ack", id, version: 14, events: [event(13), event(14, "turn")] });
+  assert.equal(client.version, 14, "the carried events are applied");
+  assert.deepEqual(seen.events, [13, 14]);
+  assert.equal(client.pending, null, "answered: the page may act again");
+  ws.push(event(14)); // a copy through the channel layer changes nothing
+  assert.deepEqual(seen.events, [13, 14]);
+  const roll = client.versioned("roll");
+  ws.push({ type: "ack", id: roll, version: 16, events: [event(16)] });
+  assert.equal(client.version, 14, "a gap in carried events is not applied");
+  assert.deepEqual(sentTypes(ws), ["step", "roll", "snapshot"], "it asks for a snapshot");
+});
+
 test("a command without an answer is given up after the timeout, and the client resyncs", () => {
   const { client, ws, timers, seen } = connected(12);
   client.versioned("step", { step: [24, 21, 3] });

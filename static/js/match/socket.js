@@ -249,7 +249,12 @@ const RECEIVERS = {
   presence: (client, msg) => client.emit("presence", msg),
   chat: (client, msg) => client.emit("chat", msg),
   chat_muted: (client, msg) => client.emit("chatMuted", msg),
-  ack: (client, msg) => client.onAnswer(msg, false),
+  // An ack may carry the command's own events (protocol.md "ack", sockets opened with
+  // `ack_events=1`): applied first, as if they had come just before it.
+  ack: (client, msg) => {
+    if (Array.isArray(msg.events)) for (const event of msg.events) client.onEvent(event);
+    client.onAnswer(msg, false);
+  },
   error: (client, msg) => client.onAnswer(msg, true),
   pong: () => {},
   // The opponent's call signalling (docs/protocol.md "Calls"), for the page's call (call.js).
