@@ -1,7 +1,7 @@
 """Comments cite what a newcomer has: docs/ (rules, protocol, glossary), the README, a module, a
 formula's source. Never a ticket number ("issue 14") — the reason belongs in the comment — and
 never a file outside this repository (the shared rules and conventions files, the rule pages'
-"seed" numbers, a machine's paths): README "How code is shaped here".
+"seed" numbers, a machine's paths): docs/architecture.md "How code is shaped here".
 
 Every source and documentation file of the repository is read, comments and docstrings
 included; a citation broken over two comment lines is found too."""
