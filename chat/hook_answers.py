@@ -1,5 +1,5 @@
 """How chat answers the hooks of the apps below it (games/hooks.py, moderation/hooks.py), filled
-at start-up by `ChatConfig.ready()` (README, "Architecture")."""
+at start-up by `ChatConfig.ready()` (docs/architecture.md, "Architecture")."""
 
 from chat.models import MAX_CHAT_LENGTH, ChatMessage, QuickPhrase
 from chat.selectors import match_chat

@@ -7,7 +7,8 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from games import hook_answers, tasks  # the app registry is ready only now
+        from games import correspondence_mail, hook_answers, tasks  # the registry is ready now
 
         hook_answers.connect()
         tasks.connect()
+        correspondence_mail.connect()

@@ -1,6 +1,7 @@
 """The match socket: authenticate, parse, call a service, answer the sender, relay events.
 
-No rules and no ORM here (README "How code is shaped here"): services do the writes, selectors the
+No rules and no ORM here (docs/architecture.md "How code is shaped here"): services do the writes,
+selectors the
 reads, both through `in_database_thread` (config/database_thread.py: a worker thread that keeps
 its connection). The lobby's socket is games/lobby_socket.py.
 """
@@ -12,6 +13,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
+from urllib.parse import parse_qs
 
 import orjson
 from django.conf import settings
@@ -20,8 +22,9 @@ from django.utils.translation import gettext as _
 from config import metrics
 from config.database_thread import in_database_thread
 from config.log_format import bind_play
+from config.wire import json_text
 from games import presence, selectors, services
-from games.events import match_message
+from games.events import match_message, noting_events
 from games.hub import hub
 from games.protocol import commands
 from games.protocol.commands import MATCH_COMMANDS
@@ -65,6 +68,10 @@ class MatchSocket(SiteSocket):
     # A signed-in watcher of a match that was `open` at the last snapshot: its second seat is
     # not taken yet, so this socket may still become a player's (see `_send_events`).
     may_take_seat: bool = False
+    # The socket was opened with `?ack_events=1`: a player's ack carries the events of its own
+    # command that this socket has not had (docs/protocol.md "ack"), and their copy through the
+    # hub is skipped by version. Without it, as before: the ack, then the events by the hub.
+    ack_events: bool = False
     _held: list[dict[str, Any]] | None = None
     _resync: asyncio.Task | None = None
     parts: tuple[MatchPart, ...] = ()
@@ -74,6 +81,8 @@ class MatchSocket(SiteSocket):
 
     async def on_open(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
+        self.ack_events = query.get("ack_events") == ["1"]
         self.parts = tuple(make(self) for make in MATCH_PARTS)
         handlers: dict[str, list[Callable[[dict[str, Any]], Awaitable[None]]]] = {}
         for part in self.parts:
@@ -253,7 +262,7 @@ class MatchSocket(SiteSocket):
         try:
             # What the command committed is on its way to the opponent and the spectators by
             # now, whatever happens to the ack (games/effects.py, after commit).
-            match = await _run_service(entry, command, user, self.match_id)
+            match, own_events = await _run_player_service(entry, command, user, self.match_id)
         except CommandError as refusal:
             failure = refusal
             await self.send_error(refusal.code, refusal.message, reply_to=message)
@@ -261,10 +270,25 @@ class MatchSocket(SiteSocket):
             failure = error
             raise  # SiteSocket answers `internal` and logs it
         else:
-            # The ack goes straight out; the sender's own event follows through the hub.
-            await self.send_json({"type": "ack", "id": command.id, "version": match.version})
+            await self._acknowledge(command.id, match.version, own_events)
         finally:
             metrics.command_done(command.type, failure, time.perf_counter() - started)
+
+    async def _acknowledge(self, command_id: Any, version: int, events: list[dict[str, Any]]):
+        """The ack goes straight out. With `ack_events`, it carries the command's events this
+        socket has not sent yet when they follow on from its version (the hub may have relayed
+        some meanwhile; a gap, a snapshot on its way or a seat still to take leave them all to
+        the hub, as without it): one frame instead of two, and the hub's copy is skipped."""
+        if self.ack_events and self._held is None and not self.may_take_seat:
+            events = [event for event in events if event["version"] > self.version]
+            if events and events[0]["version"] == self.version + 1:
+                self.version = events[-1]["version"]
+                # The events' texts as the publisher serialised them, not parsed again.
+                head = json_text({"type": "ack", "id": command_id, "version": version})
+                texts = ",".join(event["text"] for event in events)
+                await self.send(text_data=f'{head[:-1]},"events":[{texts}]}}')
+                return
+        await self.send_json({"type": "ack", "id": command_id, "version": version})
 
     # --- Group events (from the hub) ----------------------------------------------------------
 
@@ -327,6 +351,18 @@ _read_snapshot = in_database_thread(selectors.match_snapshot)
 def _run_service(entry: Entry, command: Command, user, match_id: int) -> Any:
     """A player's or a signed-in user's command: its service, in a worker thread."""
     return entry.handler(command, user=user, match_id=match_id)
+
+
+@in_database_thread
+def _run_player_service(
+    entry: Entry, command: Command, user, match_id: int
+) -> tuple[Any, list[dict[str, Any]]]:
+    """A player's command: its service, in a worker thread, with the events it committed for
+    the match as they were published (games/events.py `noting_events`; none inside a caller's
+    transaction, whose commit comes later)."""
+    with noting_events(match_id) as events:
+        match = entry.handler(command, user=user, match_id=match_id)
+    return match, events
 
 
 # How each kind of sender's commands run (realtime/commands.py `Sender`): every sender a

@@ -8,7 +8,7 @@ reconnect windows of a match that began (games/presence.py) and the `match_finis
 that ended (games/hooks.py). `on_commit` registers one callback, `AfterCommit`, that hands the
 messages to the process's publisher (realtime/publisher.py: in Daphne it returns at once, the event
 loop sends), then schedules the tasks, then tells presence and the apps above. Nothing leaves the
-process unless the transaction commits (README, "How code is shaped here").
+process unless the transaction commits (docs/architecture.md, "How code is shaped here").
 """
 
 from __future__ import annotations
@@ -35,6 +35,15 @@ class Deadline(NamedTuple):
     match_id: int
     game_id: int
     turn_number: int
+    deadline: datetime
+
+
+class TurnDue(NamedTuple):
+    """A correspondence turn waits for `user_id` until `deadline` (games/hooks.py); its deadline
+    is the beat sweep's, not a task of its own (games/tasks.py)."""
+
+    match_id: int
+    user_id: int
     deadline: datetime
 
 
@@ -65,6 +74,7 @@ class Effects:
     events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # by match, in order
     lobby_changed: bool = False
     deadlines: list[Deadline] = field(default_factory=list)
+    turns_due: list[TurnDue] = field(default_factory=list)
     bot_turns: list[BotTurn] = field(default_factory=list)
     notices: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (user id, payload)
     began: list[Began] = field(default_factory=list)
@@ -73,7 +83,7 @@ class Effects:
     def __bool__(self) -> bool:
         return bool(
             any(self.events.values()) or self.lobby_changed or self.deadlines or self.bot_turns
-            or self.notices or self.began or self.finished
+            or self.notices or self.began or self.finished or self.turns_due
         )  # fmt: skip
 
     @classmethod
@@ -88,6 +98,7 @@ class Effects:
                 whole.events.setdefault(match_id, []).extend(events)
             whole.lobby_changed = whole.lobby_changed or part.lobby_changed
             whole.deadlines += part.deadlines
+            whole.turns_due += part.turns_due
             whole.bot_turns += part.bot_turns
             whole.notices += part.notices
             whole.began += part.began
@@ -127,7 +138,7 @@ def on_commit(effects: Effects) -> None:
 
 def perform(effects: Effects) -> None:
     """Publish first (the players see the new state), then schedule the Celery work, then start
-    the reconnect windows and tell the apps above of an ending."""
+    the reconnect windows and tell the apps above of an ending and of correspondence turns."""
     publish(effects.messages())
     if effects.deadlines:
         schedule.deadlines(effects.deadlines)
@@ -142,3 +153,8 @@ def perform(effects: Effects) -> None:
         log.exception("reconnect windows of matches %s not started", began)
     for finished in effects.finished:
         hooks.announce_match_finished(*finished)
+    for due in effects.turns_due:
+        hooks.announce_correspondence(
+            hooks.correspondence_turn_due, "correspondence_turn_due",
+            user_id=due.user_id, match_id=due.match_id, deadline=due.deadline,
+        )  # fmt: skip

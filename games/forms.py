@@ -17,7 +17,7 @@ from games.models import (
     SingleDie,
     TimeControl,
 )
-from games.rules.ruleset import MATCH_LENGTHS, PRESETS
+from nardy.ruleset import CORRESPONDENCE_DAYS, MATCH_LENGTHS, PRESETS
 
 MAX_RATING = 3000  # a rating range's ends (PositiveSmallIntegerField columns)
 
@@ -44,9 +44,14 @@ def _minutes_label(minutes: int) -> str:
     return ngettext("%(minutes)d minute", "%(minutes)d minutes", minutes) % {"minutes": minutes}
 
 
+def _days_label(days: int) -> str:
+    return ngettext("%(days)d day per move", "%(days)d days per move", days) % {"days": days}
+
+
 points_label = lazy(_points_label, str)
 seconds_label = lazy(_seconds_label, str)
 minutes_label = lazy(_minutes_label, str)
+days_label = lazy(_days_label, str)
 
 
 # What a guest may not ask for: rated play and private invites (direct challenges).
@@ -79,6 +84,15 @@ class MatchCreateForm(forms.Form):
             "NARDEON and Omerta count time their own way; the two fields below are "
             "for seconds per turn only (the Rules page explains each clock)."
         ),
+    )
+    # The correspondence clock's days per move (docs/rules.md, Platform rules, Correspondence).
+    move_days = forms.TypedChoiceField(
+        label=_("Days per move (correspondence)"),
+        coerce=int,
+        choices=[(days, days_label(days)) for days in CORRESPONDENCE_DAYS],
+        initial=3,
+        required=False,
+        empty_value=None,
     )
     turn_seconds = forms.TypedChoiceField(
         label=_("Time per turn"),
@@ -164,6 +178,13 @@ class MatchCreateForm(forms.Form):
         if self.guest and any(self.data.get(name) for name in GUEST_REFUSED_FIELDS):
             raise forms.ValidationError(_("Sign up to play rated or to invite a friend."))
         cleaned["time_control"] = cleaned.get("time_control") or TimeControl.TURN
+        if cleaned["time_control"] == TimeControl.CORRESPONDENCE:
+            if self.guest:
+                raise forms.ValidationError(_("Sign up to play correspondence matches."))
+            if not cleaned.get("move_days"):
+                self.add_error("move_days", _("Choose the days per move."))
+        else:
+            cleaned["move_days"] = None  # the field belongs to the correspondence clock
         seed_clock = cleaned["time_control"] != TimeControl.TURN
         if cleaned.get("rated") and not cleaned.get("turn_seconds") and not seed_clock:
             self.add_error("turn_seconds", _("Untimed play is for casual matches only."))
@@ -202,7 +223,14 @@ class MatchCreateForm(forms.Form):
             **{name: data[name] for name in RULE_OPTION_FIELDS},
             **{
                 name: data[name]
-                for name in ("private", "min_rating", "max_rating", "time_control", "client_seed")
+                for name in (
+                    "private",
+                    "min_rating",
+                    "max_rating",
+                    "time_control",
+                    "move_days",
+                    "client_seed",
+                )
                 if name in self.fields
             },
         }
@@ -227,9 +255,9 @@ class BotMatchForm(MatchCreateForm):
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=False)
     private = None  # a match against the computer is started at once, nobody else joins
     reserve_seconds = None
-    # The bots play the turn options but not the cube (games/rules/bots.py): their matches have
+    # The bots play the turn options but not the cube (nardy/bots.py): their matches have
     # the engine's default options (the rule variants are for matches between people).
     single_die = block_release = game_starter = doubling_cube = cube_raise = crawford = None
     # Matches against the computer keep the per-turn clock (NARDEON and Omerta are for people).
-    time_control = None
+    time_control = move_days = None
     min_rating = max_rating = None  # nobody else accepts: no rating range

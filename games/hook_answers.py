@@ -1,5 +1,6 @@
 """How games answers the hooks of the apps below it (accounts/hooks.py, ratings/hooks.py,
-moderation/hooks.py), filled at start-up by `GamesConfig.ready()` (README, "Architecture")."""
+moderation/hooks.py), filled at start-up by `GamesConfig.ready()` (docs/architecture.md,
+"Architecture")."""
 
 from __future__ import annotations
 

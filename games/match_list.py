@@ -92,7 +92,7 @@ def player_match_page(
 @contextmanager
 def _ordered_scans() -> Iterator[None]:
     """Bitmap scans off for the seeks, in a transaction. The statements are prepared
-    (config/settings.py), and the plan PostgreSQL keeps for any player is planned for a player
+    (config/settings/), and the plan PostgreSQL keeps for any player is planned for a player
     of average size: a few matches a seat, which a bitmap scan and a sort fetch as cheaply as an
     ordered index scan, so which of the two it keeps is a near tie, settled by where the rows lie
     on disk. For a player of thousands the bitmap scan reads every match of the seat and sorts
@@ -114,7 +114,7 @@ def _match_page(user, older_than: MatchKey | None, newer_than: MatchKey | None) 
             return _page(keys, newer=keys[0], older=older)
         older_than = None  # back at the top: the newest page, whole
     # The newest page starts below a key every match is below, so its query has the bound the
-    # older pages have: statements are prepared (config/settings.py), and the plan PostgreSQL kept
+    # older pages have: statements are prepared (config/settings/), and the plan PostgreSQL kept
     # for an unbounded one sorted every match of the seat (38 ms at 50,000, bench/profiles.py).
     keys = _seek(user, older_than or _AFTER_EVERY_MATCH, newer=False, limit=size + 1)
     older = keys[size - 1] if len(keys) > size else None

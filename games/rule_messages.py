@@ -2,7 +2,7 @@
 
 The words are docs/glossary.md's.
 
-The engine (games/rules) stays pure and speaks English: its reasons are fixed sentences with a few
+The engine (nardy) stays pure and speaks English: its reasons are fixed sentences with a few
 numbers. This table recognises each one and gives the translated sentence with the same numbers; a
 reason it does not know is passed on in English. tests/i18n/test_rule_messages.py plays every
 wrong step on many positions and fails when the engine says something this table does not know.

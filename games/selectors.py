@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games import hooks
-from games.models import Game, Match, MatchStatus, Turn
+from games.models import Game, Match, MatchStatus, TimeControl, Turn
 from games.protocol import (
     MoveState,
     fairness_state,
@@ -20,10 +20,10 @@ from games.protocol import (
     move_of_turn,
     opening_state,
 )
-from games.rules.match import rating_in_range
-from games.rules.ruleset import SEED_CLOCK_NAMES
 from games.services.challenges import challenge_payload
 from games.services.state_rows import match_state_of, opening_of
+from nardy.match import rating_in_range
+from nardy.ruleset import SEED_CLOCK_NAMES
 from ratings.models import INITIAL_RATING
 from ratings.selectors import ratings_of
 
@@ -133,7 +133,13 @@ def open_challenges() -> QuerySet[Match]:
 
 
 def _being_played() -> QuerySet[Match]:
-    return Match.objects.filter(status=MatchStatus.ACTIVE).select_related("creator", "opponent")
+    """The live matches being played: a correspondence match is played over days, not watched
+    live (games/correspondence_list.py lists them)."""
+    return (
+        Match.objects.filter(status=MatchStatus.ACTIVE)
+        .exclude(time_control=TimeControl.CORRESPONDENCE)
+        .select_related("creator", "opponent")
+    )
 
 
 def live_matches() -> QuerySet[Match]:
@@ -179,6 +185,7 @@ def lobby_state() -> dict[str, Any]:
                 "turn_seconds": match.turn_seconds,
                 "reserve_seconds": match.reserve_seconds,
                 "time_control": match.time_control,
+                "move_days": match.move_days,
                 "clock_name": SEED_CLOCK_NAMES.get(match.time_control, ""),
                 "rated": match.rated,
                 "min_rating": match.min_rating,
@@ -293,7 +300,14 @@ def player_matches(user) -> QuerySet[Match]:
 
 
 def player_open_match(user) -> Match | None:
-    return player_matches(user).filter(status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE]).first()
+    """The live match (or challenge) the player is in now; correspondence ones are listed apart
+    (games/correspondence_list.py)."""
+    return (
+        player_matches(user)
+        .filter(status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE])
+        .exclude(time_control=TimeControl.CORRESPONDENCE)
+        .first()
+    )
 
 
 def _unfinished_turn(game: Game) -> dict[str, Any] | None:
@@ -306,6 +320,16 @@ def _unfinished_turn(game: Game) -> dict[str, Any] | None:
         "side": game.turn,
         "dice": list(game.dice),
         "roll": game.roll,
+    }
+
+
+def fairness_with_seed_origin(match: Match) -> dict[str, Any]:
+    """`fairness_state` and whether the server drew both client seeds (a tournament match:
+    games/hooks.py `client_seeds_drawn_by_server`), for the match and replay pages and the
+    export; the live state leaves it out (the page has it from its first render)."""
+    return {
+        **fairness_state(match),
+        "client_seeds_drawn_by_server": hooks.client_seeds_drawn_by_server(match.pk),
     }
 
 
@@ -362,7 +386,7 @@ def match_export(match: Match) -> dict[str, Any]:
             "winner_seat": match.seat_of(match.winner_id),
             "end_reason": match.end_reason or None,
             "score": [match.score_creator, match.score_opponent],
-            "fairness": fairness_state(match),
+            "fairness": fairness_with_seed_origin(match),
             "started_at": match.started_at.isoformat() if match.started_at else None,
             "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         },
@@ -371,3 +395,10 @@ def match_export(match: Match) -> dict[str, Any]:
         # and the match export").
         "analysis": hooks.export_analysis(match.pk),
     }
+
+
+def own_turns_played(match_id: int, user_id: int) -> int:
+    """The turns of the match that the player played themselves, over all its games: not the
+    ones the server played for them when their time ran out (`by_server`). Arena scoring asks it
+    of a match's loser (docs/rules.md "Arena tournaments", item 3)."""
+    return Turn.objects.filter(game__match_id=match_id, player_id=user_id, by_server=False).count()

@@ -1,6 +1,6 @@
 """Celery tasks for timed play: thin, they take ids and call services.
 
-As README "How code is shaped here" says.
+As docs/architecture.md "How code is shaped here" says.
 
 - `enforce_deadline` is scheduled after commit for each turn's deadline (eta); the service checks
   under the match lock that the same turn is still open and that the deadline has passed.
@@ -12,6 +12,12 @@ As README "How code is shaped here" says.
   scheduled for it, the beat sweep every 10 s in case it was lost).
 - `close_stale_matches` closes matches nobody touches any more (services.matches_close_stale).
 - `publish_live_boards`: the home page's small live boards, every LIVE_BOARDS_SECONDS from beat.
+- A correspondence turn (docs/rules.md, Platform rules, Correspondence) gets no `enforce_deadline`
+  task: its deadline is days ahead, past the broker's visibility timeout (a Redis eta task that
+  old is delivered again every hour) and held in a worker's memory until then; `sweep_deadlines`
+  finds it on the indexed `Game.turn_deadline` instead, within half a second of it, across any
+  restart. `remind_correspondence` sends the reminders a day before (services/reminders.py), and
+  `send_correspondence_email` the emails (games/correspondence_mail.py).
 - `bot_act` / `nudge_bots`: the computer's moves, routed to their own queue (settings
   `CELERY_BOT_QUEUE`), so a Bot-Master turn never waits in front of a deadline's task.
 """
@@ -27,10 +33,12 @@ from django.db import transaction
 
 from config.log_format import play_logging
 from games import live_boards, schedule
+from games.correspondence_mail import correspondence_email_send
 from games.services import game_deadline_enforce, game_deadlines_due, matches_close_stale
 from games.services.bots import bot_act as act
 from games.services.bots import bots_nudge_stuck
 from games.services.challenges import challenges_expire
+from games.services.reminders import correspondence_reminders_send
 
 log = logging.getLogger(__name__)
 
@@ -118,8 +126,23 @@ def publish_live_boards() -> bool:
     return live_boards.publish()
 
 
+@shared_task(name="games.remind_correspondence", ignore_result=True, expires=50)
+def remind_correspondence() -> int:
+    return correspondence_reminders_send()
+
+
+@shared_task(name="games.send_correspondence_email", acks_late=True, ignore_result=True)
+def send_correspondence_email(user_id: int, match_id: int, kind: str) -> bool:
+    return correspondence_email_send(user_id=user_id, match_id=match_id, kind=kind)
+
+
+def schedule_correspondence_email(user_id: int, match_id: int, kind: str) -> None:
+    send_correspondence_email.delay(user_id, match_id, kind)
+
+
 def connect() -> None:
     """Fill games/schedule.py's hooks (GamesConfig.ready(), in every process)."""
+    schedule.correspondence_email.fill(schedule_correspondence_email)
     schedule.deadlines.fill(schedule_deadlines)
     schedule.bot.fill(schedule_bot)
     schedule.challenge_expiry.fill(schedule_challenge_expiry)

@@ -12,13 +12,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
+from config.db_router import replica_reads
 from games import hooks, selectors, services
 from games.forms import BotMatchForm, DirectChallengeForm, MatchCreateForm
 from games.models import TURN_SECONDS_CHOICES, Match, MatchStatus, RuleSetName
 from games.next_seed import next_seed_commitment
-from games.protocol import fairness_state
 from games.services.challenges import challenge_decline as decline
 from games.services.challenges import challenge_direct
+from games.strength import bot_strength_rows
 from ratings.selectors import ratings_of
 
 
@@ -54,6 +55,7 @@ def _play_context(request: HttpRequest, *, form, bot_form) -> dict:
         "lobby": lobby,
         "current": selectors.player_open_match(user) if user is not None else None,
         "pairing": hooks.play_page_pairing(user),  # pairing's
+        "bot_strength": bot_strength_rows(),
         **_filter_choices(),
     }
 
@@ -141,7 +143,8 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     viewer_id = request.user.pk if request.user.is_authenticated else None
     seat = match.seat_of(viewer_id)
     opponent = None if seat is None else (match.opponent if seat == 0 else match.creator)
-    # Against the computer there is nobody to chat with or report (README, "Playing the computer").
+    # Against the computer there is nobody to chat with or report (docs/features.md, "Playing the
+    # computer").
     vs_bot = any(player is not None and player.is_bot for player in (match.creator, match.opponent))
     # Asked before the end too: the page stays open when the match ends (the end panel shows it).
     pool_key = hooks.match_pool_key(match) if seat is not None else ""
@@ -159,13 +162,14 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             # The page's rule-set names (`rules_<name>` strings) come from the engine's presets.
             "rule_set_choices": RuleSetName.choices,
             **hooks.match_page_chat(),  # chat's: quick phrases, the longest message
+            "follow_part": hooks.match_page_follow(match, request),  # friends' buttons
             "opponent": opponent,  # a player reports the opponent from here
             "vs_bot": vs_bot,
             # The end of a paired match: a new opponent from the same pool (pairing's).
             "new_opponent_url": (
                 f"{reverse('play')}?pool={pool_key}#quick-pairing" if pool_key else ""
             ),
-            "fairness": fairness_state(match),
+            "fairness": selectors.fairness_with_seed_origin(match),
             "export_url": reverse("match_export", kwargs={"match_id": match.pk}),
             "can_replace_seed": is_creator and match.status == MatchStatus.OPEN,
             # The creator's waiting view, with Cancel (templates/games/_waiting.html).
@@ -259,6 +263,7 @@ def fairness(request: HttpRequest) -> HttpResponse:
     return render(request, "games/fairness.html", {"fairness_templates": templates})
 
 
+@replica_reads
 def watch(request: HttpRequest) -> HttpResponse:
     return render(request, "games/watch.html", {"lobby": selectors.lobby_state()})
 
@@ -271,6 +276,7 @@ def _finished_match(match_id: int) -> Match:
 
 
 @require_GET
+@replica_reads
 def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _finished_match(match_id)
     json_url = reverse("match_export", kwargs={"match_id": match.pk})
@@ -283,12 +289,13 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
             "json_url": json_url,
             "chat": hooks.replay_chat(match.pk, viewer_id=viewer_id),  # chat's
             "analysis": hooks.replay_analysis(match, request),  # analysis's
-            "fairness": fairness_state(match),
+            "fairness": selectors.fairness_with_seed_origin(match),
         },
     )
 
 
 @require_GET
+@replica_reads
 def match_export(request: HttpRequest, match_id: int) -> JsonResponse:
     match = _finished_match(match_id)
     response = JsonResponse(selectors.match_export(match), json_dumps_params={"indent": 1})

@@ -1,5 +1,5 @@
 """How pairing answers the hooks of the apps below it (games/hooks.py, moderation/hooks.py),
-filled at start-up by `PairingConfig.ready()` (README, "Architecture")."""
+filled at start-up by `PairingConfig.ready()` (docs/architecture.md, "Architecture")."""
 
 from accounts.models import User
 from games import hooks as games_hooks

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.fairness import new_server_seed
 from games.models import CLIENT_SEED_REGEX, SERVER_SEED_REGEX, TURN_SECONDS_CHOICES, RuleSetName
-from games.rules.ruleset import MATCH_LENGTHS, RULE_SET_NAMES
+from nardy.ruleset import MATCH_LENGTHS, RULE_SET_NAMES
 
 
 class Proposal(models.Model):

@@ -1,7 +1,7 @@
 """The quick-pairing pools: one per rule set × match length × time per turn × rated or casual.
 
 A pool is named by a short key ("traditional.1.60.rated") on the wire and in Redis; its parts are
-the same vocabulary as a challenge's (games/models/choices.py, derived from games/rules/ruleset.py).
+the same vocabulary as a challenge's (games/models/choices.py, derived from nardy/ruleset.py).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.models import TURN_SECONDS_CHOICES
-from games.rules.ruleset import MATCH_LENGTHS, RULE_SET_NAMES
+from nardy.ruleset import MATCH_LENGTHS, RULE_SET_NAMES
 
 RATED = "rated"
 CASUAL = "casual"

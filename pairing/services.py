@@ -1,4 +1,5 @@
-"""Every write to the pairing pool (README "How code is shaped here": keyword-only, a transaction
+"""Every write to the pairing pool (docs/architecture.md "How code is shaped here": keyword-only, a
+transaction
 and row locks inside, side effects after commit).
 
 Exactly once: whoever runs the pairing of a pool — the socket of a player who

@@ -1,4 +1,5 @@
-"""Celery tasks of the pairing pool: thin, they call services (README "How code is shaped here").
+"""Celery tasks of the pairing pool: thin, they call services (docs/architecture.md "How code is
+shaped here").
 
 `sweep_pools` runs every POOL_SWEEP_SECONDS from beat: it widens every waiting player's window
 as time passes (pairing again), expires unanswered proposals and takes out players whose page is

@@ -1,5 +1,5 @@
 """What ratings needs from the apps above it, which it never imports: they fill these hooks in
-their `AppConfig.ready()` (config/hooks.py; README, "Architecture")."""
+their `AppConfig.ready()` (config/hooks.py; docs/architecture.md, "Architecture")."""
 
 from config.hooks import Hook
 

@@ -275,3 +275,73 @@ class CountedMatch(models.Model):
 
     def __str__(self) -> str:
         return f"match #{self.match_id}" + (" (reverted)" if self.reverted_at else "")
+
+
+class CorrespondenceRating(models.Model):
+    """A player's rating in correspondence matches (docs/rules.md, Platform rules,
+    Correspondence): a board of its own beside live play's, as lichess keeps one, by the same
+    FIBS formula from 1500. One row per player, created at their first rated correspondence
+    match."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="correspondence_rating"
+    )
+    rating = models.DecimalField(_("rating"), default=elo.INITIAL_RATING, **RATING_DIGITS)
+    value = models.GeneratedField(
+        expression=Cast(Round(F("rating")), models.IntegerField()),
+        output_field=models.IntegerField(),
+        db_persist=True,
+        verbose_name=_("rating (shown)"),
+    )
+    experience = models.PositiveIntegerField(_("experience"), default=0)
+    matches = models.PositiveIntegerField(_("rated matches"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    last_rated_at = models.DateTimeField(_("last rated match"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("correspondence rating")
+        verbose_name_plural = _("correspondence ratings")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(wins__lte=models.F("matches")), name="correspondence_wins_le_matches"
+            ),
+            models.CheckConstraint(condition=Q(rating__gt=0), name="correspondence_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.rating} (correspondence)"
+
+
+class CorrespondenceRatingChange(models.Model):
+    """One player's correspondence rating change in one rated correspondence match, kept when
+    the match is annulled (marked `reverted_at`) so it is never applied again."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+        related_name="correspondence_rating_changes",
+    )  # fmt: skip
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.CASCADE, related_name="correspondence_rating_changes"
+    )
+    before = models.DecimalField(_("before"), **RATING_DIGITS)
+    after = models.DecimalField(_("after"), **RATING_DIGITS)
+    delta = models.DecimalField(_("change"), **RATING_DIGITS)
+    length = models.PositiveSmallIntegerField(_("match length"))
+    won = models.BooleanField(_("won"))
+    created_at = models.DateTimeField(default=timezone.now)
+    reverted_at = models.DateTimeField(_("reverted"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("correspondence rating change")
+        verbose_name_plural = _("correspondence rating changes")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "match"], name="correspondence_change_once_per_match"
+            ),
+            models.CheckConstraint(
+                condition=Q(after=F("before") + F("delta")), name="correspondence_change_sum"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.before} → {self.after} (match #{self.match_id})"

@@ -61,7 +61,7 @@ class Record:
 
 # The chart's points, each looked up by (player, number) in the unique index: the LATERAL
 # subquery with its LIMIT runs once per number, and PostgreSQL cannot turn it into a join that
-# reads the whole history, whatever plan it keeps for the prepared statement (config/settings.py).
+# reads the whole history, whatever plan it keeps for the prepared statement (config/settings/).
 # Kept for `user_id = $1 AND number IN (...)`, that plan read every change of the player through
 # the user index (0.6 s at 100,000: the average player has few); 400 OR-ed pairs through the ORM
 # cost 80 ms of Python. The first and last kept changes stand in for reverted first and last ones.

@@ -27,7 +27,14 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from ratings import elo
-from ratings.models import NEW_PLAYER, Period, PeriodWins, Rating, ShownRating
+from ratings.models import (
+    NEW_PLAYER,
+    CorrespondenceRating,
+    Period,
+    PeriodWins,
+    Rating,
+    ShownRating,
+)
 from ratings.services import period_starts
 
 # The rating board lists players with a rated match this recently: a board of players who left
@@ -51,12 +58,22 @@ class Row(Func):
     output_field = Field()
 
 
-def ratings_of(user_ids: list[int]) -> dict[int, ShownRating]:
+def ratings_of(user_ids: list[int], *, correspondence: bool = False) -> dict[int, ShownRating]:
     """Current rating as shown (whole number, provisional or not) per user id; a provisional 1500
-    before a first rated match."""
-    rows = Rating.objects.filter(user_id__in=user_ids).values_list("user_id", "value", "experience")
+    before a first rated match. `correspondence`: the correspondence board's
+    (ratings.models.CorrespondenceRating)."""
+    table = CorrespondenceRating if correspondence else Rating
+    rows = table.objects.filter(user_id__in=user_ids).values_list("user_id", "value", "experience")
     found = {user_id: ShownRating.of(value, experience) for user_id, value, experience in rows}
     return {user_id: found.get(user_id, NEW_PLAYER) for user_id in user_ids}
+
+
+def correspondence_rating_of(user_id: int) -> ShownRating | None:
+    """The player's correspondence rating as shown, or None before a first rated correspondence
+    match (the profile shows it only then)."""
+    row = CorrespondenceRating.objects.filter(user_id=user_id).values_list("value", "experience")
+    found = row.first()
+    return ShownRating.of(*found) if found else None
 
 
 def listed(queryset: QuerySet) -> QuerySet:

@@ -19,7 +19,14 @@ from django.utils import timezone
 from accounts.models import User
 from ratings import elo
 from ratings.counts import record_revert_match
-from ratings.models import Period, PeriodWins, Rating, RatingChange
+from ratings.models import (
+    CorrespondenceRating,
+    CorrespondenceRatingChange,
+    Period,
+    PeriodWins,
+    Rating,
+    RatingChange,
+)
 
 
 class Applied(TypedDict):
@@ -74,7 +81,10 @@ def rating_apply_match(*, match: Any, winner_id: int, loser_id: int) -> dict[int
 
     Call it inside the transaction that ends the match. Locks both Rating rows; a second call for
     the same match (in this transaction or any other) changes nothing and returns the changes
-    already made (empty when the match was reverted since)."""
+    already made (empty when the match was reverted since). A correspondence match moves the
+    correspondence ratings instead (`correspondence_rating_apply`)."""
+    if getattr(match, "correspondence", False):
+        return correspondence_rating_apply(match=match, winner_id=winner_id, loser_id=loser_id)
     with transaction.atomic():
         ratings = _lock_ratings([winner_id, loser_id])
         done = list(RatingChange.objects.filter(match_id=match.pk, reverted_at__isnull=True))
@@ -138,6 +148,9 @@ def rating_revert_match(*, match_id: int) -> int:
     (ratings/counts.py). Locks both Rating rows; reverting twice changes nothing. Returns the number
     of history rows reverted (0 or 2)."""
     with transaction.atomic():
+        if CorrespondenceRatingChange.objects.filter(match_id=match_id).exists():
+            record_revert_match(match_id=match_id)
+            return correspondence_rating_revert(match_id=match_id)
         user_ids = sorted(
             RatingChange.objects.filter(match_id=match_id).values_list("user_id", flat=True)
         )
@@ -172,5 +185,101 @@ def rating_revert_match(*, match_id: int) -> int:
         Rating.objects.bulk_update(
             list(ratings.values()),
             ["rating", "peak", "experience", "matches", "wins", "last_rated_at"],
+        )
+    return len(changes)
+
+
+# --- Correspondence matches: their own board (docs/rules.md, Platform rules, Correspondence) ---
+# The same formula and the same once-only locking as above, on CorrespondenceRating rows; no
+# peak, no chart, no week or month boards: a correspondence rating is a figure on the profile.
+
+
+def _lock_correspondence_ratings(user_ids: list[int]) -> dict[int, CorrespondenceRating]:
+    ordered = sorted(set(user_ids))
+    CorrespondenceRating.objects.bulk_create(
+        [CorrespondenceRating(user_id=user_id) for user_id in ordered], ignore_conflicts=True
+    )
+    rows = (
+        CorrespondenceRating.objects.select_for_update()
+        .filter(user_id__in=ordered)
+        .order_by("user_id")
+    )
+    return {row.user_id: row for row in rows}
+
+
+def _applied_correspondence(change: CorrespondenceRatingChange) -> Applied:
+    before, after = elo.shown(change.before), elo.shown(change.after)
+    return Applied(before=before, after=after, delta=after - before)
+
+
+def correspondence_rating_apply(*, match: Any, winner_id: int, loser_id: int) -> dict[int, Applied]:
+    """Apply a finished rated correspondence match to both players' correspondence ratings,
+    once (as `rating_apply_match`)."""
+    with transaction.atomic():
+        ratings = _lock_correspondence_ratings([winner_id, loser_id])
+        changes = CorrespondenceRatingChange.objects.filter(match_id=match.pk)
+        if changes.exists():
+            done = changes.filter(reverted_at__isnull=True)
+            return {change.user_id: _applied_correspondence(change) for change in done}
+        winner, loser = ratings[winner_id], ratings[loser_id]
+        result = elo.match_result(
+            winner=elo.Side(winner.rating, winner.experience),
+            loser=elo.Side(loser.rating, loser.experience),
+            length=match.length,
+        )
+        now = match.finished_at or timezone.now()
+        counted = not _against_bot([winner_id, loser_id])
+        made = []
+        for row, delta, won in (
+            (winner, result.winner_delta, True),
+            (loser, result.loser_delta, False),
+        ):
+            made.append(
+                CorrespondenceRatingChange(
+                    user_id=row.user_id, match_id=match.pk, before=row.rating,
+                    after=row.rating + delta, delta=delta, length=match.length, won=won,
+                    created_at=now,
+                )
+            )  # fmt: skip
+            row.rating += delta
+            row.experience += match.length
+            row.last_rated_at = now
+            if counted:
+                row.matches += 1
+                row.wins += int(won)
+        CorrespondenceRatingChange.objects.bulk_create(made)
+        CorrespondenceRating.objects.bulk_update(
+            [winner, loser], ["rating", "experience", "matches", "wins", "last_rated_at"]
+        )
+    return {change.user_id: _applied_correspondence(change) for change in made}
+
+
+def correspondence_rating_revert(*, match_id: int) -> int:
+    """Take back a correspondence match's rating changes exactly (an annulled match), once."""
+    with transaction.atomic():
+        user_ids = sorted(
+            CorrespondenceRatingChange.objects.filter(match_id=match_id).values_list(
+                "user_id", flat=True
+            )
+        )
+        ratings = _lock_correspondence_ratings(user_ids)
+        changes = list(
+            CorrespondenceRatingChange.objects.select_for_update().filter(
+                match_id=match_id, reverted_at__isnull=True
+            )
+        )
+        counted = not _against_bot(user_ids)
+        now = timezone.now()
+        for change in changes:
+            row = ratings[change.user_id]
+            row.rating -= change.delta
+            row.experience -= change.length
+            if counted:
+                row.matches -= 1
+                row.wins -= int(change.won)
+            change.reverted_at = now
+        CorrespondenceRatingChange.objects.bulk_update(changes, ["reverted_at"])
+        CorrespondenceRating.objects.bulk_update(
+            list(ratings.values()), ["rating", "experience", "matches", "wins"]
         )
     return len(changes)

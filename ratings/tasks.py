@@ -1,4 +1,5 @@
-"""Celery tasks of the ratings: thin, they call selectors (README "How code is shaped here").
+"""Celery tasks of the ratings: thin, they call selectors (docs/architecture.md "How code is shaped
+here").
 
 - `refresh_boards` runs from beat every BOARD_COUNT_SECONDS and lists each leaderboard's page
   starts again (ratings.selectors.Board.refresh_page_starts), and the provisional players shown

@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import cached_property
 
+from config.db_router import replica_reads
 from ratings.selectors import BOARDS, PAGE_SIZE, Board, board_find, provisional_players
 from ratings.templatetags.ratings import rating_text
 
@@ -66,6 +67,7 @@ class BoardPaginator(Paginator):
         return Page(self.board.page(number), number, self)
 
 
+@replica_reads
 def leaderboard(request: HttpRequest, board: str = "rating") -> HttpResponse:
     if board not in BOARDS:
         raise Http404

@@ -34,7 +34,7 @@ application = TrustedProxyMiddleware(
 )
 
 # Twisted and Autobahn, only where they are the versions the patches were written for: frames sent
-# at once, no per-frame debug-line formatting (config/patches/, README "Patches").
+# at once, no per-frame debug-line formatting (config/patches/, docs/architecture.md "Patches").
 apply_all()
 
 # Everything imported so far lives as long as the process: freeze it out of the collector's full

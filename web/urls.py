@@ -8,7 +8,7 @@ from accounts.views import GuestLoginView, GuestSignupView, set_language
 from config import metrics_view
 from moderation import staff_mfa
 from moderation.staff_mfa import require_two_factors
-from web import views
+from web import pwa, views
 
 # The admin's own titles, in the moderator's language (Django's catalogs translate the rest).
 admin.site.site_header = _("Long Nardy administration")
@@ -41,10 +41,17 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("@/<str:username>", views.profile, name="profile"),
     path("settings/", views.preferences, name="preferences"),
+    # The installable site (web/pwa.py): the worker at the root, so its scope is every page.
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("", include("accounts.urls")),
     path("", include("moderation.urls")),
     path("", include("games.urls")),
     path("", include("analysis.urls")),
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),
+    path("", include("friends.urls")),
+    path("", include("learning.urls")),
+    path("", include("notifications.urls")),
 ]

@@ -14,24 +14,35 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import PreferencesForm
+from accounts.appearance import appearance_of
+from accounts.forms import AppearanceForm, PreferencesForm
 from accounts.guests import guest_sign_in
 from accounts.models import User
 from analysis.selectors import player_performance
+from config.db_router import replica_reads
 from config.health import cached_checks
+from friends.selectors import follow_summary
+from games.correspondence_list import correspondence_rows
 from games.match_list import MatchKey, player_match_page
 from games.models import RuleSetName
-from games.rules import ruleset
 from games.selectors import player_open_match
 from games.services import CommandError, match_create_vs_bot
+from games.strength import bot_strength_rows
+from learning.models import Phase
+from learning.selectors import player_statistics
 from moderation.eligibility import may_challenge
 from moderation.selectors import blockers_between, blocks_of
 from moderation.services import can_report
+from nardy import ruleset
+from notifications.forms import NotificationKindsForm
+from notifications.services import enabled_kinds
 from ratings.records import Record, player_record, rating_deltas
+from ratings.selectors import correspondence_rating_of
 from tournaments.selectors import history_of as tournament_history
 from web.home import QUICK_COMPUTER, home_context
 
 
+@replica_reads
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", home_context(request))
 
@@ -39,7 +50,8 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_POST
 def play_computer(request: HttpRequest) -> HttpResponse:
     """One click from the home page into a match against Bot-Beginner with the usual settings
-    (README "Playing the computer"); a visitor becomes a guest first (accounts/guests.py). A
+    (docs/features.md "Playing the computer"); a visitor becomes a guest first
+    (accounts/guests.py). A
     player already in a match is taken back to it."""
     if not request.user.is_authenticated and (refusal := guest_sign_in(request)):
         messages.error(request, refusal)
@@ -59,7 +71,7 @@ def play_computer(request: HttpRequest) -> HttpResponse:
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules as written for the page's language (templates/rules/<code>.html), else English."""
     language = translation.get_language()
-    # The clocks' figures come from the one vocabulary (games/rules/ruleset.py), the reconnect
+    # The clocks' figures come from the one vocabulary (nardy/ruleset.py), the reconnect
     # window from the settings: the pages never spell a figure of their own.
     clocks = {
         "nardeon_free": ruleset.NARDEON_FREE_SECONDS,
@@ -71,7 +83,11 @@ def rules(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "rules.html",
-        {"rules_templates": [f"rules/{language}.html", "rules/en.html"], "clocks": clocks},
+        {
+            "rules_templates": [f"rules/{language}.html", "rules/en.html"],
+            "clocks": clocks,
+            "bot_strength": bot_strength_rows(),  # measured, never typed (games/strength.py)
+        },
     )
 
 
@@ -89,6 +105,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse(body, status=503 if failing else 200)
 
 
+@replica_reads
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: ratings' record, games' match list, moderation's block, report and
     challenge buttons."""
@@ -103,6 +120,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     except ValueError:
         return HttpResponseBadRequest(_("This link to a page of the match list is not valid."))
     record = _with_rule_set_names(player_record(player, viewer=request.user))
+    # The match list's tabs: every match, newest first, or the correspondence matches being
+    # played, the nearest deadline first (games/correspondence_list.py).
+    tab = "correspondence" if request.GET.get("tab") == "correspondence" else "all"
+    correspondence = correspondence_rows(player)
     page = player_match_page(player, older_than=older_than, newer_than=newer_than)
     deltas = rating_deltas(player, [match.pk for match in page.matches])
     for match in page.matches:
@@ -110,6 +131,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     viewer = request.user
     signed_in = viewer.is_authenticated and viewer.pk != player.pk
     blockers = blockers_between(viewer.pk, player.pk) if signed_in else set()
+    followers, following = follow_summary(player.pk, viewer.pk if signed_in else None)
     return render(
         request,
         "accounts/profile.html",
@@ -117,11 +139,26 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "player": player,
             "record": record,
             "page": page,
+            "tab": tab,
+            "correspondence_rating": correspondence_rating_of(player.pk),
+            "correspondence": correspondence,
             "blocking": viewer.pk in blockers,
             "can_report": signed_in and can_report(viewer),
             "may_challenge": signed_in and may_challenge(viewer, player, blocked=bool(blockers)),
             "performance": player_performance(player),  # analysis's average PR and trend
+            # learning's counters and PR chart; the computer keeps none (learning/services/
+            # results.py), so its page shows no empty "Results in detail".
+            "statistics": None if player.is_bot else player_statistics(player),
+            "phases": Phase.choices,
             "tournaments": tournament_history(player.pk),
+            # Following is one-way: the player's page shows how many follow them, not who.
+            "followers": followers,
+            "following": following,
+            "may_follow": signed_in
+            and not viewer.is_guest
+            and not player.is_guest
+            and not player.is_bot
+            and not blockers,
         },
     )
 
@@ -147,5 +184,12 @@ def preferences(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "accounts/preferences.html",
-        {"form": form, "blocks": blocks_of(request.user.pk)},
+        {
+            "form": form,
+            "blocks": blocks_of(request.user.pk),
+            "appearance_form": AppearanceForm(initial=appearance_of(request).as_dict()),
+            "kinds_form": NotificationKindsForm(
+                initial={"kinds": sorted(enabled_kinds(request.user.pk))}
+            ),
+        },
     )

@@ -23,7 +23,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         with open(args.export, encoding="utf-8") as handle:
-            report = verify_export(json.load(handle))
+            export = json.load(handle)
+        report = verify_export(export)
     except (OSError, ValueError, ExportError) as error:
         print(f"cannot verify {args.export}: {error}", file=sys.stderr)
         return 2
@@ -40,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     mismatches = sum(not check.ok for check in report.checks)
     if report.ok:
         print(f"verified: all {len(report.checks)} rolls match the revealed seeds")
+        if export["match"]["fairness"].get("client_seeds_drawn_by_server"):
+            print("note: the server drew both client seeds with its own (a tournament match), so "
+                  "no player's seed came after the commitment")  # fmt: skip
         return 0
     print(
         f"NOT verified: {mismatches} of {len(report.checks)} rolls differ, "

@@ -6,11 +6,14 @@ by every change and carried by every socket event (docs/protocol.md).
 
 The tables live in four modules: `choices` (the vocabulary: rule options as columns, statuses,
 reasons, seeds' shapes), `domains` (the columns' one-column rules as PostgreSQL types), `match`
-(Match) and `game` (Game and its Turn log); every name is imported from here.
+(Match), `game` (Game and its Turn log) and `reminders` (correspondence deadlines reminded);
+every name is imported from here.
 """
 
 from games.models.choices import (
     CLIENT_SEED_REGEX,
+    LIVE_TIME_CONTROL_CHOICES,
+    LIVE_TIME_CONTROLS,
     RESERVE_SECONDS_CHOICES,
     RULE_COLUMNS,
     SEED_REVEALED_STATUSES,
@@ -36,14 +39,18 @@ from games.models.choices import (
 )
 from games.models.game import Game, Turn
 from games.models.match import Match
+from games.models.reminders import DeadlineReminder
 
 __all__ = [
     "BlockRelease",
     "CLIENT_SEED_REGEX",
     "CubeRaise",
+    "DeadlineReminder",
     "DiceSource",
     "EndReason",
     "Game",
+    "LIVE_TIME_CONTROLS",
+    "LIVE_TIME_CONTROL_CHOICES",
     "GameResult",
     "GameStarter",
     "HeadException",

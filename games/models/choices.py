@@ -9,10 +9,10 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotLevel
-from games.rules import RuleSet
-from games.rules.bots import LEVELS as BOT_LEVELS
-from games.rules.cube import CUBE_RESULT, DROP_RESULT
-from games.rules.ruleset import (
+from nardy import RuleSet
+from nardy.bots import LEVELS as BOT_LEVELS
+from nardy.cube import CUBE_RESULT, DROP_RESULT
+from nardy.ruleset import (
     BLOCK_RELEASES,
     CUBE_RAISES,
     GAME_STARTERS,
@@ -50,7 +50,7 @@ def rule_columns(rules: RuleSet) -> dict[str, object]:
 
 
 def _engine_choices(name: str, values: tuple[str, ...], labels: dict[str, str]):
-    """TextChoices whose values are the engine's vocabulary (games/rules/ruleset.py); the labels
+    """TextChoices whose values are the engine's vocabulary (nardy/ruleset.py); the labels
     are the site's words. A value without a label, or a label without a value, fails at import."""
     if set(labels) != set(values):
         raise ValueError(f"{name}: labels {sorted(labels)} do not match the engine's {values}")
@@ -128,8 +128,18 @@ TimeControl = _engine_choices(
         "turn": _("seconds per turn, with an optional reserve"),
         "nardeon": _("NARDEON: 12 s per turn free, then a 2-minute reserve, at most 60 s a turn"),
         "omerta": _("Omerta: 90 s, started again after each step"),
+        "correspondence": _("correspondence: days per move"),
     },
 )
+
+
+# The clocks played in one sitting: tournaments and pools offer these, never correspondence.
+LIVE_TIME_CONTROLS: tuple[str, ...] = tuple(
+    value for value in TimeControl.values if value != TimeControl.CORRESPONDENCE
+)
+LIVE_TIME_CONTROL_CHOICES = [
+    (value, label) for value, label in TimeControl.choices if value in LIVE_TIME_CONTROLS
+]
 
 
 class MatchStatus(models.TextChoices):

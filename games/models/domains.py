@@ -4,7 +4,8 @@ one-column rules.
 Every command writes the match row and its game's (games/services/hot_path.py), and PostgreSQL
 checks a table's CHECK constraints at every UPDATE of any of its columns: it parses each one again
 from its stored text for every statement (ExecRelCheck, then ExecPrepareExpr), and that parsing
-was the largest single part of a command's PostgreSQL CPU (README.md, How code is shaped here). A
+was the largest single part of a command's PostgreSQL CPU (docs/architecture.md, "How code is
+shaped here"). A
 domain's check runs only where a statement gives the column a value (an UPDATE of the version
 alone checks the version and nothing else), and each server process keeps it parsed (its type
 cache). So a rule on one column is the column's type here; the tables keep only the rules that
@@ -36,9 +37,10 @@ from games.models.choices import (
     MatchStatus,
     Phase,
 )
-from games.rules.cube import MAX_CUBE_VALUE
-from games.rules.ruleset import (
+from nardy.cube import MAX_CUBE_VALUE
+from nardy.ruleset import (
     BLOCK_RELEASES,
+    CORRESPONDENCE_DAYS,
     CUBE_RAISES,
     GAME_STARTERS,
     HEAD_EXCEPTIONS,
@@ -82,6 +84,7 @@ DOMAINS: dict[str, Domain] = {
         _one_of("games_match_length", "smallint", MATCH_LENGTHS),
         _one_of("games_turn_seconds", "smallint", TURN_SECONDS_CHOICES),
         _one_of("games_reserve_seconds", "smallint", RESERVE_SECONDS_CHOICES),
+        _one_of("games_move_days", "smallint", CORRESPONDENCE_DAYS),
         Domain("games_cube_value", "smallint", f"VALUE BETWEEN 1 AND {MAX_CUBE_VALUE}"),
         Domain("games_points", "smallint", f"VALUE BETWEEN 0 AND {MAX_CUBE_VALUE}"),
         _one_of("games_match_status", "varchar(16)", MatchStatus.values),

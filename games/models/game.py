@@ -53,7 +53,7 @@ class Game(models.Model):
     turn_started_at = models.DateTimeField()
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     # When the running timer started (the turn's start, or an Omerta step that restarted it) and
-    # how many steps into the turn that step was (games/rules/clock.py).
+    # how many steps into the turn that step was (nardy/clock.py).
     clock_started_at = models.DateTimeField(null=True, blank=True)
     steps_timed = TypedSmallIntegerField(domain="nonneg_smallint", default=0, db_default=0)
 
@@ -62,7 +62,7 @@ class Game(models.Model):
     )
     winner_side = models.CharField(max_length=1, blank=True)
     points = TypedSmallIntegerField(domain="games_points", default=0)
-    # The doubling cube (games/rules/cube.py): the stake, the seat that may raise it next (null:
+    # The doubling cube (nardy/cube.py): the stake, the seat that may raise it next (null:
     # either), the seat whose offer awaits an answer (and whether the auto-move of a timed-out
     # mover made it), and what a double taken this turn raised it to (0: none).
     cube_value = TypedSmallIntegerField(domain="games_cube_value", default=1, db_default=1)

@@ -31,7 +31,7 @@ from games.models.choices import (
     new_invite_token,
 )
 from games.models.domains import TypedCharField, TypedIntegerField, TypedSmallIntegerField
-from games.rules import RuleSet, rule_set
+from nardy import RuleSet, rule_set
 
 
 class Match(models.Model):
@@ -100,7 +100,7 @@ class Match(models.Model):
     reserve_seconds = TypedSmallIntegerField(
         _("reserve seconds"), default=0, domain="games_reserve_seconds"
     )
-    # How the time is counted (games/rules/clock.py); the seeds' clocks have fixed figures, so
+    # How the time is counted (nardy/clock.py); the seeds' clocks have fixed figures, so
     # turn_seconds and reserve_seconds belong to the platform's "turn" clock only.
     time_control = TypedCharField(
         _("time control"),
@@ -109,6 +109,10 @@ class Match(models.Model):
         choices=TimeControl.choices,
         default=TimeControl.TURN,
         db_default=TimeControl.TURN,  # rows written before it (or by raw SQL) keep today's clock
+    )
+    # The correspondence clock's days per turn (nardy/clock.py), and only its.
+    move_days = TypedSmallIntegerField(
+        _("days per move"), null=True, blank=True, domain="games_move_days"
     )
     rated = models.BooleanField(_("rated"), default=True)
 
@@ -180,7 +184,7 @@ class Match(models.Model):
         # A rule on one column is the column's type (games/models/domains.py: PostgreSQL checks
         # every constraint here at every UPDATE of the row); these tie columns together.
         constraints = [
-            # No cube in one-point matches (games/rules/cube.py).
+            # No cube in one-point matches (nardy/cube.py).
             models.CheckConstraint(
                 condition=Q(doubling_cube=False) | ~Q(length=1), name="match_cube_needs_length"
             ),
@@ -189,7 +193,13 @@ class Match(models.Model):
                 condition=Q(time_control="turn") | Q(turn_seconds__isnull=True, reserve_seconds=0),
                 name="match_seed_clock_has_no_turn_settings",
             ),
-            # Untimed play only for casual matches (issue: timed play).
+            # Days per move are the correspondence clock's, and it always has them.
+            models.CheckConstraint(
+                condition=Q(time_control="correspondence", move_days__isnull=False)
+                | (~Q(time_control="correspondence") & Q(move_days__isnull=True)),
+                name="match_correspondence_has_days",
+            ),
+            # Untimed play only for casual matches.
             models.CheckConstraint(
                 condition=Q(rated=False) | Q(turn_seconds__isnull=False) | ~Q(time_control="turn"),
                 name="match_rated_is_timed",
@@ -250,6 +260,19 @@ class Match(models.Model):
             # for the prepared statement then never sorts the seat's matches (bench/profiles.py).
             models.Index(fields=["creator", "created_at", "id"], name="match_creator_key"),
             models.Index(fields=["opponent", "created_at", "id"], name="match_opponent_key"),
+            # A player's correspondence matches being played, per seat: the "Your turn" list,
+            # the Correspondence tab and the limit on open ones (games/correspondence.py) read
+            # these however many finished matches the player has.
+            models.Index(
+                fields=["creator"],
+                name="match_correspondence_creator",
+                condition=Q(time_control="correspondence", status__in=["open", "active"]),
+            ),
+            models.Index(
+                fields=["opponent"],
+                name="match_correspondence_opponent",
+                condition=Q(time_control="correspondence", status="active"),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -274,6 +297,12 @@ class Match(models.Model):
 
     def player_id(self, seat: int) -> int | None:
         return self.creator_id if seat == 0 else self.opponent_id
+
+    @property
+    def correspondence(self) -> bool:
+        """Played over days (docs/rules.md, Platform rules, Correspondence): no table to sit at,
+        no one-match-at-a-time, no socket or timer of its own."""
+        return self.time_control == TimeControl.CORRESPONDENCE
 
     def timeouts(self, seat: int) -> int:
         return self.timeouts_creator if seat == 0 else self.timeouts_opponent

@@ -14,7 +14,7 @@ from typing import ClassVar
 from django.utils.translation import gettext as _
 
 from games.fairness import is_client_seed
-from games.rules import Step
+from nardy import Step
 from realtime.commands import Command, CommandRegistry, ProtocolError, wire
 
 WireStep = list[int]

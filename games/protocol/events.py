@@ -1,5 +1,5 @@
-"""Engine events on the wire: the `kind` and `detail` of an `event` message (docs/protocol.md
-"Events")."""
+"""Engine events on the wire: the `kind` and `detail` of an `event` message (docs/protocol.md,
+`event`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from games.protocol.commands import (
     step_to_wire,
 )
-from games.rules import match as engine
+from nardy import match as engine
 
 _EVENT_DETAILS: dict[type, tuple[str, Any]] = {
     engine.Started: (

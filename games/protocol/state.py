@@ -10,7 +10,7 @@ from typing import Any, Literal, TypedDict
 
 from games.fairness import commitment
 from games.protocol.commands import WireStep, step_to_wire
-from games.rules import (
+from nardy import (
     borne_off,
     combined_moves,
     is_turn_complete,
@@ -18,10 +18,10 @@ from games.rules import (
     pip_count,
     remaining_dice,
 )
-from games.rules.clock import read_clock
-from games.rules.cube import raised_value
-from games.rules.match import MatchState, OpeningRoll, awaiting_confirm
-from games.rules.ruleset import OPTION_VALUES
+from nardy.clock import read_clock
+from nardy.cube import raised_value
+from nardy.match import MatchState, OpeningRoll, awaiting_confirm
+from nardy.ruleset import OPTION_VALUES
 from ratings.models import NEW_PLAYER, ShownRating
 
 
@@ -50,7 +50,7 @@ Phase = Literal["roll", "move", "over"]
 
 
 def rules_state(match) -> dict[str, Any]:
-    """The rule set's name and each engine option (games/rules/ruleset.py OPTION_VALUES)."""
+    """The rule set's name and each engine option (nardy/ruleset.py OPTION_VALUES)."""
     rules = match.rules
     return {
         "name": match.rule_set_name,
@@ -69,6 +69,7 @@ def match_settings(match) -> dict[str, Any]:
         "time_control": match.time_control,
         "turn_seconds": match.turn_seconds,
         "reserve_seconds": match.reserve_seconds,
+        "move_days": match.move_days,
     }
 
 
@@ -97,14 +98,14 @@ def opening_state(opening: OpeningRoll | None) -> dict[str, Any] | None:
 
 def clock_state(state: MatchState, now: datetime) -> dict[str, Any]:
     """Times in ms measured now by the server; the page counts down and never decides
-    (the arithmetic is the engine's, games/rules/clock.py)."""
+    (the arithmetic is the engine's, nardy/clock.py)."""
     game = state.game
     reserve: dict[str, int | None] = {"w": None, "b": None}
     clock_side = None
     if game is not None:
         for side in ("w", "b"):
             reserve[side] = state.reserve_ms[game.seat_of_side(side)]  # type: ignore[arg-type]
-        # While a double awaits an answer the answerer's clock runs (games/rules/cube.py).
+        # While a double awaits an answer the answerer's clock runs (nardy/cube.py).
         clock_side = game.side_of_seat(game.clock_seat)
     running = state.open_turn() is not None
     turn_ms_left = deadline_ms_left = None

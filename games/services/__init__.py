@@ -1,8 +1,9 @@
-"""Every write to matches and games: one function per command (README "How code is shaped here").
+"""Every write to matches and games: one function per command (docs/architecture.md "How code is
+shaped here").
 
 Each command opens `transaction.atomic()`, locks the Match row with `select_for_update()` first
 (our one-actor-per-match), and goes load → engine → persist → publish (`context.py`): the match's
-rules are decided by the pure engine (games/rules/match), the rows are written through the ORM,
+rules are decided by the pure engine (nardy/match), the rows are written through the ORM,
 and what follows the commit (the versioned events, the lobby's notice, deadline and bot tasks) is
 described in an `Effects` value (`follow_up.py`) that games/effects.py performs after commit. A
 refused command raises `CommandError` and changes nothing.

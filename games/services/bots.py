@@ -1,6 +1,6 @@
 """Playing the computer: a match against a bot account, and the bot's own moves.
 
-Bots are real accounts (`User.is_bot`, one per level of games/rules/bots.py) and act through the
+Bots are real accounts (`User.is_bot`, one per level of nardy/bots.py) and act through the
 same engine operations as people, one step per Celery task (games/tasks.py `bot_act`, on the bots'
 own queue so it never delays a deadline), scheduled after commit by `Locked.save` whenever a bot
 is to move or to offer a rematch, with a short pause (`BOT_STEP_SECONDS`, longer before a turn's
@@ -14,6 +14,7 @@ games/services/starts.py (a new match here, or a rematch).
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from functools import lru_cache
 
@@ -26,16 +27,20 @@ from accounts.models import User
 from games.fairness import new_client_seed, new_server_seed
 from games.models import Game, Match, MatchStatus, Phase
 from games.next_seed import take_next_seed
-from games.rules import Board, RuleSet, Side, StepSequence, choose_rest_of_turn
-from games.rules import match as engine
-from games.rules.bots import LEVELS, choose_bot_turn
 from games.services.bot_turns import bot_seat
 from games.services.lifecycle import chosen_rules, client_seed_or_new
 from games.services.runners import locked
 from games.services.starts import match_new, match_started, players_lock, refuse_if_playing
+from nardy import Board, RuleSet, Side, StepSequence, choose_rest_of_turn, net
+from nardy import match as engine
+from nardy.bots import EXPERT, LEVELS, choose_bot_turn
 from realtime.errors import CommandError
 
-BOT_NAMES = {"beginner": "Bot-Beginner", "club": "Bot-Club", "master": "Bot-Master"}
+logger = logging.getLogger(__name__)
+
+BOT_NAMES = {
+    "beginner": "Bot-Beginner", "club": "Bot-Club", "master": "Bot-Master", "expert": "Bot-Expert",
+}  # fmt: skip
 
 
 def bot_account(level: str):
@@ -86,6 +91,13 @@ def match_create_vs_bot(
     )  # fmt: skip
     seed = client_seed_or_new(client_seed)
     bot = bot_account(level)
+    if level == EXPERT and (why := net.available()) is not None:
+        # The learned evaluation's weights are missing or damaged (nardy/net.py): the level
+        # does not start rather than play on another evaluation in its name.
+        logger.error("the Expert level cannot start: %s", why)
+        raise CommandError(
+            "bot_unavailable", _("The Expert level is not available right now; choose another.")
+        )
     with transaction.atomic():
         players_lock([user.pk])  # one start at a time (starts.py)
         playing = Match.objects.filter(

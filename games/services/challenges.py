@@ -14,12 +14,12 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games import schedule
+from games import hooks, schedule
 from games.models import Match, MatchStatus
-from games.rules import match as engine
 from games.services.lifecycle import match_create
 from games.services.runners import locked
 from moderation.eligibility import refuse_direct_challenge
+from nardy import match as engine
 from ratings.selectors import ratings_of
 from realtime.groups import notify_user
 
@@ -33,6 +33,7 @@ def challenge_payload(match: Match, creator_rating: int) -> dict[str, Any]:
         "rules": match.rule_set_name,
         "length": match.length,
         "turn_seconds": match.turn_seconds,
+        "move_days": match.move_days,
         "rated": match.rated,
         "cube": match.doubling_cube,  # the other rule options are on the challenge page
         "expires_in": max(0, round((match.expires_at - timezone.now()).total_seconds())),
@@ -50,10 +51,18 @@ def challenge_direct(*, creator, invited, **settings_chosen: Any) -> Match:
             creator=creator, private=True, invited=invited, expires_at=expires_at,
             **settings_chosen,
         )  # fmt: skip
+        expires_at = match.expires_at  # a correspondence challenge waits days
         notify_user(
             invited.pk, challenge_payload(match, ratings_of([creator.pk])[creator.pk].value)
         )
-    schedule.challenge_expiry(match.pk, expires_at)
+    if not match.correspondence:
+        # A correspondence challenge's days are left to the beat's sweep (games/tasks.py): an
+        # eta task that far ahead outlives the broker's visibility timeout.
+        schedule.challenge_expiry(match.pk, expires_at)
+    match_id, creator_id, invited_id = match.pk, creator.pk, invited.pk
+    transaction.on_commit(
+        lambda: hooks.announce_challenge_sent(match_id, creator_id, invited_id), robust=True
+    )
     return match
 
 

@@ -2,7 +2,7 @@
 
 Called by Celery tasks (games/tasks.py) with ids and the turn they were scheduled for; each locks
 the Match row and does nothing when the match has moved on. The timeout rules (the auto-move and
-the third-timeout loss) are the engine's (games/rules/match).
+the third-timeout loss) are the engine's (nardy/match).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from config import metrics
-from games.models import Game, Match, MatchStatus, Phase
-from games.rules import match as engine
+from games.models import Game, Match, MatchStatus, Phase, TimeControl
 from games.services.runners import locked
+from nardy import match as engine
 from realtime.errors import CommandError
 
 TIMEOUTS_TO_LOSE = engine.TIMEOUTS_TO_LOSE
@@ -77,14 +77,20 @@ STALE_AFTER = timedelta(hours=24)
 
 
 def matches_close_stale() -> int:
-    """Close what nobody touches any more (README "How play works"): an active match
+    """Close what nobody touches any more (docs/features.md "How play works"): an active live match
     with no action for STALE_AFTER is aborted, unrated; an open challenge that old is cancelled.
     Each is locked with skip_locked, so a match being played right now is left alone."""
     cutoff = timezone.now() - STALE_AFTER
     closed = 0
-    for match_id in Match.objects.filter(
-        status__in=[MatchStatus.ACTIVE, MatchStatus.OPEN], last_activity_at__lt=cutoff
-    ).values_list("pk", flat=True)[:500]:
+    for match_id in (
+        Match.objects.filter(
+            status__in=[MatchStatus.ACTIVE, MatchStatus.OPEN], last_activity_at__lt=cutoff
+        )
+        # A correspondence match goes days between moves: its turns' deadlines and its
+        # challenge's expiry close it (docs/rules.md, Platform rules, Correspondence).
+        .exclude(time_control=TimeControl.CORRESPONDENCE)
+        .values_list("pk", flat=True)[:500]
+    ):
         with transaction.atomic():
             context = _locked_unless_busy(match_id)
             if context is None or context.match.last_activity_at >= cutoff:

@@ -3,7 +3,7 @@
 A command gets its context from games/services/runners.py: `locked(match_id)` for rows locked in
 the caller's transaction, `play` for the players' board commands, which first try the rows read
 without the lock. `context_of` builds the context of rows already loaded.
-`Locked.run(operation)` hands the state to the engine (games/rules/match), folds the events it
+`Locked.run(operation)` hands the state to the engine (nardy/match), folds the events it
 decided into the rows, and keeps the wire events. `Locked.save()` writes what changed in one
 statement (hot_path.write_rows; new matches and games through the ORM's `bulk_create`);
 `Locked.follow_up()` says what is done after commit (games/effects.py).
@@ -29,17 +29,6 @@ from games.effects import Effects
 from games.hooks import match_ended
 from games.models import Game, Match, MatchStatus, Turn
 from games.protocol import event_detail, game_state, match_section, step_to_wire
-from games.rules import IllegalMove
-from games.rules.match import (
-    Cancelled,
-    Event,
-    GameOver,
-    MatchOver,
-    MatchState,
-    Started,
-    TurnEnded,
-    apply_event,
-)
 from games.services.errors import refused
 from games.services.follow_up import command_effects
 from games.services.hot_path import (
@@ -57,6 +46,17 @@ from games.services.state_rows import (
     match_values,
     new_game_row,
     row_values,
+)
+from nardy import IllegalMove
+from nardy.match import (
+    Cancelled,
+    Event,
+    GameOver,
+    MatchOver,
+    MatchState,
+    Started,
+    TurnEnded,
+    apply_event,
 )
 from ratings.counts import record_count_match
 from ratings.models import ShownRating
@@ -100,9 +100,13 @@ class Locked:
     # Read without the lock (runners.py `play`): the match's and its game's row versions as
     # read, which the write checks (`save_guarded`); None when the rows are locked or new.
     versions: Versions | None = None
+    # The engine's state of these rows when it is at hand (the rows were written from it:
+    # games/services/kept.py); otherwise built from them.
+    state: MatchState | None = None
 
     def __post_init__(self) -> None:
-        self.state = match_state_of(self.match, self.game)
+        if self.state is None:
+            self.state = match_state_of(self.match, self.game)
         for row in (self.game,) if self.inserting else (self.match, self.game):
             if row is not None and row.pk is not None:
                 self.loaded[id(row)] = row_values(row)
@@ -382,18 +386,21 @@ def context_of(
     *,
     inserting: bool = False,
     versions: Versions | None = None,
+    state: MatchState | None = None,
+    match_sent: dict[str, Any] | None = None,
 ) -> Locked:
     """The context of rows this transaction holds (locked, or new: `inserting`, a match row that
     nobody else sees before the commit), or of rows read without a lock at `versions`, with
-    their players."""
+    their players; `state` and `match_sent` when the rows are kept ones (games/services/kept.py)."""
     context = Locked(
-        match=match, game=game, now=timezone.now(), inserting=inserting, versions=versions
-    )
+        match=match, game=game, now=timezone.now(), inserting=inserting, versions=versions,
+        state=state,
+    )  # fmt: skip
     for player in players:
         context.note_player(
             player.id, player.username, player.auto_roll,
             ShownRating.of(player.rating, player.experience), player.is_active, player.bot_level,
             player.play_forced, player.confirm_turn,
         )  # fmt: skip
-    context.match_sent = context.match_section()
+    context.match_sent = match_sent if match_sent is not None else context.match_section()
     return context

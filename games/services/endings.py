@@ -2,7 +2,7 @@
 before each player has moved, and a moderator's ban.
 
 Each command opens `transaction.atomic()` and locks the Match row first (`runners.locked`); the
-engine (games/rules/match) decides what happens, a refused command raises `CommandError` and
+engine (nardy/match) decides what happens, a refused command raises `CommandError` and
 changes nothing.
 """
 
@@ -14,9 +14,9 @@ from django.db.models import Q
 
 from games import presence
 from games.models import Match, MatchStatus
-from games.rules import match as engine
 from games.services.context import Locked
 from games.services.runners import locked
+from nardy import match as engine
 
 
 def match_resign(*, user, match_id: int, left_table: bool = False) -> Match:

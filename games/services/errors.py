@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from games.rule_messages import translated_reason
-from games.rules import IllegalMove
+from nardy import IllegalMove
 from realtime.errors import CommandError
 
 # The engine's refusals by code, in the site's words. `illegal_step` keeps the engine's own
@@ -26,6 +26,9 @@ _MESSAGES = {
     "no_cube_offer": _("No double is offered."),
     "not_abortable": _("Both players have moved: the match can no longer be aborted."),
     "opponent_present": _("Your opponent is at the table."),
+    "correspondence_no_claim": _(
+        "A correspondence match is never claimed: its days per turn are the only limit."
+    ),
     "reconnect_window": _("Your opponent may still come back: %(seconds)s s left."),
     "not_invited": _("This challenge is for another player."),
     "not_found": _("This invitation link is not valid."),

@@ -9,9 +9,17 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from games.effects import Began, BotTurn, Deadline, Effects, Finished
+from games.effects import Began, BotTurn, Deadline, Effects, Finished, TurnDue
 from games.models import Game, Match
 from games.services.bot_turns import bot_pause, bot_seat
+
+
+def clock_seat(game: Game) -> int:
+    """The seat whose clock runs: the answerer's while a double is offered, else the mover's
+    (nardy/match, GameState.clock_seat, read from the row)."""
+    if game.cube_offer is not None:
+        return 1 - game.cube_offer
+    return game.seat_of_side(game.turn)
 
 
 def command_effects(
@@ -24,7 +32,8 @@ def command_effects(
     them; `bot_levels` the bots among the players, by user id; `began`: game 1 started in the
     command, `finished`: the match ended with a result in it."""
     effects = Effects(events={match.pk: events} if events else {}, lobby_changed=lobby_changed)
-    if began and match.started_at is not None:
+    if began and match.started_at is not None and not match.correspondence:
+        # (Nobody sits at a correspondence table: no reconnect window, docs/rules.md.)
         effects.began.append(Began(match.pk, match.started_at))
     if finished:
         effects.finished.append(Finished(match.pk, match.rated))
@@ -33,7 +42,14 @@ def command_effects(
     # Platform rules, Timed play.
     moved = (turn, deadline) != (turn_at_start, deadline_at_start)
     if turn is not None and moved and deadline is not None:
-        effects.deadlines.append(Deadline(match.pk, *turn, deadline))
+        if match.correspondence:
+            # Days ahead: the beat's sweep of the indexed deadlines enforces it (games/tasks.py),
+            # and the player whose clock now runs hears of it (games/hooks.py).
+            user_id = match.player_id(clock_seat(game))  # type: ignore[arg-type]
+            if user_id is not None:
+                effects.turns_due.append(TurnDue(match.pk, user_id, deadline))
+        else:
+            effects.deadlines.append(Deadline(match.pk, *turn, deadline))
     # A bot is to move or to offer a rematch: its task, after a human-like pause.
     if bot_levels and bot_seat(match, game, bot_levels) is not None:
         effects.bot_turns.append(BotTurn(match.pk, match.version, bot_pause(game)))

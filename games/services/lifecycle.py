@@ -3,7 +3,7 @@ is games/services/rematch.py, the endings games/services/endings.py).
 
 Each command opens `transaction.atomic()` and locks the Match row (`runners.locked`); one that
 may start a match first takes its players' start locks (games/services/starts.py: one match at a
-time per player). The rules of what happens are the engine's (games/rules/match), a refused
+time per player). The rules of what happens are the engine's (nardy/match), a refused
 command raises `CommandError` and changes nothing.
 """
 
@@ -24,8 +24,6 @@ from games.effects import on_commit as effects_on_commit
 from games.fairness import is_client_seed, new_client_seed
 from games.models import Match, MatchStatus, TimeControl, rule_columns
 from games.next_seed import take_next_seed
-from games.rules import RuleSet, rule_set
-from games.rules import match as engine
 from games.services.runners import locked
 from games.services.starts import (
     begin_first_game,
@@ -34,8 +32,13 @@ from games.services.starts import (
     people_of,
     players_lock,
     refuse_if_playing,
+    refuse_past_correspondence_limit,
+    refuse_start,
 )
 from moderation.eligibility import refuse_if_banned, refuse_if_blocked
+from nardy import RuleSet, rule_set
+from nardy import match as engine
+from nardy.clock import TimeControl as TimeControlRule
 from ratings.selectors import ratings_of
 from realtime.errors import CommandError
 from realtime.groups import notify_user
@@ -43,11 +46,12 @@ from realtime.groups import notify_user
 
 def chosen_rules(
     rule_set_name: str, *, rated: bool, turn_seconds: int | None, length: int | None = None,
-    time_control: str = TimeControl.TURN, **options: Any,
+    time_control: str = TimeControl.TURN, move_days: int | None = None, **options: Any,
 ) -> RuleSet:  # fmt: skip
     """The engine's rule set for a player's choices (empty ones keep the preset's value);
-    `bad_field` for a value the engine refuses, an unknown time control, or untimed rated play
-    (NARDEON and Omerta are timed without turn seconds)."""
+    `bad_field` for a value the engine refuses, an unknown time control, untimed rated play
+    (NARDEON and Omerta are timed without turn seconds), or days per move other than the
+    correspondence clock's (nardy/clock.py)."""
     chosen = {
         name: value for name, value in {"match_length": length, **options}.items()
         if value not in (None, "")
@@ -60,6 +64,12 @@ def chosen_rules(
         raise CommandError("bad_field", _("Choose one of the time controls offered."))
     if rated and not turn_seconds and time_control == TimeControl.TURN:
         raise CommandError("bad_field", _("Untimed play is for casual matches only."))
+    try:
+        TimeControlRule(time_control, move_days=move_days)
+    except (ValueError, TypeError):
+        raise CommandError(
+            "bad_field", _("A correspondence match takes 1, 2, 3, 5 or 7 days per move.")
+        ) from None
     return rules
 
 
@@ -97,6 +107,7 @@ def match_create(
     cube_raise: str | None = None,
     crawford: bool | None = None,
     time_control: str = TimeControl.TURN,
+    move_days: int | None = None,
     min_rating: int | None = None,
     max_rating: int | None = None,
     invited=None,
@@ -105,22 +116,32 @@ def match_create(
 ) -> Match:
     """An open challenge (or a private invite, or a direct challenge to `invited`). Validates
     through the engine's RuleSet; the rule pages' clocks (`time_control` other than "turn") have
-    their own figures, so they take no turn time or reserve (games/rules/clock.py). Its server seed
+    their own figures, so they take no turn time or reserve (nardy/clock.py). Its server seed
     is the one the creator's page committed to before the form was sent (games/next_seed.py), and
-    ``client_seed`` is the creator's browser's (games/fairness)."""
+    ``client_seed`` is the creator's browser's (games/fairness). A correspondence challenge
+    (``move_days``) stays open CORRESPONDENCE_CHALLENGE_DAYS, counts towards the creator's
+    CORRESPONDENCE_MATCHES_MAX and is for players with an account."""
     seed = client_seed_or_new(client_seed)
     rules = chosen_rules(
         rule_set_name, rated=rated, turn_seconds=turn_seconds, length=length,
-        time_control=time_control, head_exception=head_exception, opening=opening,
-        single_die=single_die, block_release=block_release, game_starter=game_starter,
-        doubling_cube=doubling_cube, cube_raise=cube_raise, crawford=crawford,
+        time_control=time_control, move_days=move_days, head_exception=head_exception,
+        opening=opening, single_die=single_die, block_release=block_release,
+        game_starter=game_starter, doubling_cube=doubling_cube, cube_raise=cube_raise,
+        crawford=crawford,
     )  # fmt: skip
     if time_control != TimeControl.TURN:
         turn_seconds, reserve_seconds = None, 0
     if creator.is_guest and (rated or private):
         # Guests play casual open games only: no rated play, no direct challenges.
         raise CommandError("guest_not_allowed", _("Sign up to play rated or to invite a friend."))
+    correspondence = time_control == TimeControl.CORRESPONDENCE
+    if creator.is_guest and correspondence:
+        # A guest is one browser's session: nobody to tell that a turn waits days later.
+        raise CommandError("guest_not_allowed", _("Sign up to play correspondence matches."))
     refuse_if_banned(creator)
+    if correspondence:
+        refuse_past_correspondence_limit([creator.pk])
+        expires_at = timezone.now() + timedelta(days=settings.CORRESPONDENCE_CHALLENGE_DAYS)
     match = Match(
         creator=creator,
         private=private,
@@ -128,6 +149,7 @@ def match_create(
         turn_seconds=turn_seconds or None,
         reserve_seconds=reserve_seconds,
         time_control=time_control,
+        move_days=move_days if correspondence else None,
         rated=rated,
         min_rating=min_rating,
         max_rating=max_rating,
@@ -218,8 +240,9 @@ def match_accept(
         if context.match.status == MatchStatus.OPEN and context.match.creator_id != user.pk:
             refuse_if_banned(user)
             refuse_if_blocked(context.match.creator_id, user.pk)
-            refuse_if_playing(people, asking=user.pk)
-        rating = ratings_of([user.pk])[user.pk]
+            refuse_start(context.match, people, asking=user.pk)
+        # A correspondence challenge's rating range is of the correspondence board.
+        rating = ratings_of([user.pk], correspondence=context.match.correspondence)[user.pk]
         candidate = engine.Candidate(
             user=user.pk, rating=rating.value, client_seed=seed,
             may_play_rated=user.may_play_rated, active=user.is_active, token=token,

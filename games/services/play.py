@@ -1,7 +1,7 @@
 """The board commands: the mover's roll, step, undo and double, the opponent's take or drop.
 
 Each runs through `runners.play`: the command checks the player and the version they saw and lets
-the engine (games/rules/match) decide, on the match as read and written in two statements when
+the engine (nardy/match) decide, on the match as read and written in two statements when
 nobody else wrote it meanwhile, else under the match lock in a transaction. A refused command
 raises `CommandError` and changes nothing.
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.models import Match
-from games.rules import Step
-from games.rules import match as engine
 from games.services.context import Locked
 from games.services.runners import play
+from nardy import Step
+from nardy import match as engine
 from realtime.errors import CommandError
 
 
@@ -90,7 +90,7 @@ def game_turn_undo(*, user, match_id: int, version: int | None) -> Match:
 
 
 def game_cube_double(*, user, match_id: int, version: int | None) -> Match:
-    """The mover offers, before rolling, to raise the stake (games/rules/cube.py); the turn
+    """The mover offers, before rolling, to raise the stake (nardy/cube.py); the turn
     clock passes to the opponent until they answer."""
 
     def command(context: Locked) -> None:

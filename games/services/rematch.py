@@ -15,7 +15,6 @@ from django.db import transaction
 
 from games.fairness import new_client_seed, new_server_seed
 from games.models import Match
-from games.rules import match as engine
 from games.services.context import Locked
 from games.services.lifecycle import client_seed_or_new
 from games.services.runners import locked
@@ -24,9 +23,10 @@ from games.services.starts import (
     match_started,
     people_of,
     players_lock,
-    refuse_if_playing,
+    refuse_start,
 )
 from moderation.eligibility import refuse_if_banned, refuse_if_blocked
+from nardy import match as engine
 
 
 def match_rematch_offer(*, user, match_id: int, client_seed: str | None = None) -> Match:
@@ -60,12 +60,13 @@ def match_rematch_offer(*, user, match_id: int, client_seed: str | None = None) 
             )
             context.save()
             return match
-        refuse_if_playing(people, asking=user.pk)
+        refuse_start(match, people, asking=user.pk)
         rematch = match_new(
             seats=(match.player_id(terms.creator_seat), match.player_id(1 - terms.creator_seat)),  # type: ignore[arg-type]
             rule_set_name=match.rule_set_name, rules=match.rules, rated=match.rated,
             turn_seconds=match.turn_seconds, reserve_seconds=match.reserve_seconds,
-            time_control=match.time_control, client_seeds=terms.client_seeds,
+            time_control=match.time_control, move_days=match.move_days,
+            client_seeds=terms.client_seeds,
             server_seed=terms.server_seed,
         )  # fmt: skip
         context.run(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -22,6 +23,7 @@ from games.models import Game, Match
 from games.services import kept
 from games.services.context import Locked, NeedsLock, context_of
 from games.services.hot_path import Player, Versions, load_unlocked, lock_and_load
+from nardy.match import MatchState
 from realtime.errors import CommandError
 
 
@@ -48,7 +50,10 @@ def play(match_id: int, command: Callable[[Locked], None], *, version: int | Non
         outcome: Match | str | None = None
         held = kept.take(match_id, version)
         if held is not None:
-            outcome = _unlocked(command, held.match, held.game, held.players, held.versions)
+            outcome = _unlocked(
+                command, held.match, held.game, held.players, held.versions,
+                state=held.state, match_sent=held.match_sent,
+            )  # fmt: skip
         if held is None or outcome == "raced":
             loaded = load_unlocked(match_id)
             if loaded is not None:
@@ -70,11 +75,17 @@ def _unlocked(
     game: Game | None,
     players: Sequence[Player],
     versions: Versions,
+    *,
+    state: MatchState | None = None,
+    match_sent: dict[str, Any] | None = None,
 ) -> Match | str:
-    """`command` on rows read without the lock at `versions`, written if neither changed: the
-    match written (its rows kept for the next command), else why it must run again ("raced",
+    """`command` on rows read without the lock at `versions` (with the state they were written
+    from and the match section last sent, when kept), written if neither changed: the match
+    written (its rows kept for the next command), else why it must run again ("raced",
     "refused", or a NeedsLock reason)."""
-    context = context_of(match, game, players, versions=versions)
+    context = context_of(
+        match, game, players, versions=versions, state=state, match_sent=match_sent
+    )
     try:
         command(context)
         if not context.save_guarded():
@@ -83,7 +94,10 @@ def _unlocked(
         return "refused"
     except NeedsLock as needs:
         return needs.reason
-    kept.keep(context.match, context.game, players, context.versions)
+    kept.keep(
+        context.match, context.game, players, context.versions,
+        state=context.state, match_sent=context.match_sent,
+    )  # fmt: skip
     # The caller gets a copy: the kept rows are the next command's to change, perhaps in another
     # thread before the caller has read this one's version.
     return copy.copy(context.match)

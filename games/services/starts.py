@@ -18,6 +18,11 @@ pairing), the rematch, `match_create_vs_bot` — does, inside its transaction:
    are cancelled, and after commit `games.hooks.match_started` is sent (pairing ends their
    pool waits: pairing/hook_answers.py).
 
+A correspondence match (docs/rules.md, Platform rules, Correspondence) is played over days beside
+any number of others and of live play: step 2 is `refuse_past_correspondence_limit` instead (at
+most CORRESPONDENCE_MATCHES_MAX open per player), and its start cancels nothing and ends no pool
+wait (`refuse_start` and `matches_started` choose by the match's clock).
+
 Lock order: pairing's player lock (a pool join) → a pool's lock → pool entries (pairing/locks.py),
 or a tournament's lock → its Player rows (tournaments/locks.py) → these start locks → match rows.
 Nothing that holds a match row takes a start lock, and nothing that holds a start lock waits for a
@@ -40,6 +45,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -48,11 +54,11 @@ from accounts.models import User
 from config.hooks import send_to_all
 from games.hooks import match_started as match_started_signal
 from games.models import Match, MatchStatus, TimeControl, rule_columns
-from games.rules import RuleSet
-from games.rules import match as engine
 from games.services.context import Locked, context_of, save_all
 from games.services.hot_path import PLAYER_FIELDS, Player
 from games.services.runners import locked
+from nardy import RuleSet
+from nardy import match as engine
 from realtime.errors import CommandError
 from realtime.groups import notify_user
 
@@ -98,9 +104,13 @@ def playing_now(user_ids: Iterable[int]) -> set[int]:
     """Those of these players who are playing a match now (one read; under their `players_lock`
     the answer holds until the transaction ends)."""
     ids = set(user_ids)
-    seated = Match.objects.filter(
-        Q(creator_id__in=ids) | Q(opponent_id__in=ids), status=MatchStatus.ACTIVE
-    ).values_list("creator_id", "opponent_id")
+    seated = (
+        Match.objects.filter(
+            Q(creator_id__in=ids) | Q(opponent_id__in=ids), status=MatchStatus.ACTIVE
+        )
+        .exclude(time_control=TimeControl.CORRESPONDENCE)
+        .values_list("creator_id", "opponent_id")
+    )
     return {player for pair in seated for player in pair} & ids
 
 
@@ -113,6 +123,52 @@ def refuse_if_playing(user_ids: Sequence[int], *, asking: int | None = None) -> 
     if asking is None or asking in busy:
         raise CommandError("in_a_match", _("Finish your match in progress first."))
     raise CommandError("in_a_match", _("Your opponent is playing another match now."))
+
+
+def correspondence_open_count(user_id: int, *, excluding: int | None = None) -> int:
+    """The player's correspondence matches being played and correspondence challenges they
+    offer (the two partial indexes of games/models/match.py), but the match `excluding`."""
+    seated = Match.objects.filter(
+        time_control=TimeControl.CORRESPONDENCE, status=MatchStatus.ACTIVE, opponent_id=user_id
+    )
+    created = Match.objects.filter(
+        time_control=TimeControl.CORRESPONDENCE,
+        status__in=[MatchStatus.OPEN, MatchStatus.ACTIVE],
+        creator_id=user_id,
+    )
+    return seated.exclude(pk=excluding).count() + created.exclude(pk=excluding).count()
+
+
+def refuse_past_correspondence_limit(
+    user_ids: Sequence[int], *, asking: int | None = None, excluding: int | None = None
+) -> None:
+    """`too_many_correspondence` when one more would take one of these players past
+    CORRESPONDENCE_MATCHES_MAX, the match `excluding` (the challenge being accepted) not counted
+    (call under their `players_lock` for a start: then the count holds until the transaction
+    ends)."""
+    limit = settings.CORRESPONDENCE_MATCHES_MAX
+    for user_id in user_ids:
+        if correspondence_open_count(user_id, excluding=excluding) + 1 > limit:
+            if asking is None or asking == user_id:
+                message = _(
+                    "Open correspondence matches are limited to %(count)s: finish some of them "
+                    "first."
+                )
+            else:
+                message = _(
+                    "Your opponent has reached the limit of open correspondence matches "
+                    "(%(count)s)."
+                )
+            raise CommandError("too_many_correspondence", message % {"count": limit})
+
+
+def refuse_start(match: Match, user_ids: Sequence[int], *, asking: int | None = None) -> None:
+    """The start check of a match's clock: one live match at a time, or the correspondence
+    limit (the module's docstring)."""
+    if match.correspondence:
+        refuse_past_correspondence_limit(user_ids, asking=asking, excluding=match.pk)
+    else:
+        refuse_if_playing(user_ids, asking=asking)
 
 
 @dataclass(frozen=True)
@@ -129,12 +185,14 @@ class NewMatch:
     server_seed: str
     reserve_seconds: int = 0
     time_control: str = TimeControl.TURN
+    move_days: int | None = None
 
     def row(self, match_id: int) -> Match:
         return Match(
             id=match_id, creator_id=self.seats[0], opponent_id=self.seats[1], private=True,
             rule_set_name=self.rule_set_name, turn_seconds=self.turn_seconds or None,
             reserve_seconds=self.reserve_seconds, time_control=self.time_control,
+            move_days=self.move_days,
             rated=self.rated, client_seed_creator=self.client_seeds[0],
             client_seed_opponent=self.client_seeds[1], server_seed=self.server_seed,
             # Every column given, none left to its database default: a wave's rows then go as
@@ -147,7 +205,7 @@ class NewMatch:
 def match_new(
     *, seats: tuple[int, int], rule_set_name: str, rules: RuleSet, rated: bool,
     turn_seconds: int | None, client_seeds: tuple[str, str], server_seed: str,
-    reserve_seconds: int = 0, time_control: str = TimeControl.TURN,
+    reserve_seconds: int = 0, time_control: str = TimeControl.TURN, move_days: int | None = None,
 ) -> Locked:  # fmt: skip
     """A new private match between the players of ``seats`` (user ids, seat 0 first), with the
     rules and clock given and its dice's seeds (games/fairness), begun at once (`matches_new`
@@ -159,6 +217,7 @@ def match_new(
                 seats=seats, rule_set_name=rule_set_name, rules=rules, rated=rated,
                 turn_seconds=turn_seconds, client_seeds=client_seeds, server_seed=server_seed,
                 reserve_seconds=reserve_seconds, time_control=time_control,
+                move_days=move_days,
             )
         ]
     )  # fmt: skip
@@ -239,7 +298,14 @@ def match_started(context: Locked, people: Sequence[int]) -> None:
 def matches_started(started: Sequence[tuple[Locked, Sequence[int]]]) -> None:
     """These matches have just begun, each under `players_lock` of its people: cancel the
     players' other open challenges (one read, then locking each row in turn) and announce the
-    starts after commit, all in one message."""
+    starts after commit, all in one message. A correspondence match does neither (the module's
+    docstring): only a direct challenge's notice leaves the invited player's pages."""
+    for context, _people in started:
+        if context.match.correspondence and context.match.invited_id is not None:
+            notify_user(
+                context.match.invited_id, {"type": "challenge_gone", "match_id": context.match.pk}
+            )
+    started = [(context, people) for context, people in started if not context.match.correspondence]
     if not started:
         return
     started_ids = [context.match.pk for context, _people in started]

@@ -1,4 +1,4 @@
-"""The engine's `MatchState` to and from the Match and Game rows (games/rules/match).
+"""The engine's `MatchState` to and from the Match and Game rows (nardy/match).
 
 The rows are what PostgreSQL keeps; the state is what the rules reason about. Services load rows,
 turn them into a state here, let the engine decide, and copy the new state back onto the rows.
@@ -17,8 +17,8 @@ from django.db.models import Model
 
 from games.models import Game, Match
 from games.protocol import step_to_wire, steps_from_json
-from games.rules import MatchScore
-from games.rules.match import Challenge, GameState, MatchState, OpeningRoll, Rematch
+from nardy import MatchScore
+from nardy.match import Challenge, GameState, MatchState, OpeningRoll, Rematch
 
 
 @cache
@@ -62,6 +62,7 @@ def match_state_of(match: Match, game: Game | None) -> MatchState:
         turn_seconds=match.turn_seconds,
         reserve_seconds=match.reserve_seconds,
         time_control=match.time_control,
+        move_days=match.move_days,
         status=match.status,  # type: ignore[arg-type]
         score=score,
         timeouts=(match.timeouts_creator, match.timeouts_opponent),

@@ -2,7 +2,9 @@
 // analysis, shows its progress (polled), then each turn's mark beside the notation, the best
 // move's arrows on the board, a clickable graph of White's winning chances and each side's
 // totals. It follows the replay (static/js/replay.js) through its `replay:render` events.
-import { cursorX, graphLayout, H, indexTurns, keyCentre, markLabel, signed, W } from "./analysis_graph.js";
+import {
+  cubeLine, cubeMarkLabel, cursorX, graphLayout, H, indexCubeDecisions, indexTurns, keyCentre, markLabel, signed, W,
+} from "./analysis_graph.js";
 import { stepsToMoves } from "./points.js";
 import { readStrings, translator } from "./strings.js";
 
@@ -10,10 +12,14 @@ const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 1000;
 const DEFAULT_STRINGS = {
   none: "This match has not been analysed.", queued: "Waiting for the analysis to start…",
+  position: "Place in the queue: {position}",
   running: "Analysing…", failed: "The analysis failed.", done: "Analysed at 2-ply.",
   doubtful: "doubtful", mistake: "mistake", blunder: "blunder",
   turn_loss: "Equity played {played}, best {best}, lost {loss}", forced: "Forced: no choice",
+  by_server: "Played by the server when time ran out (not counted): equity played {played}, best {best}",
   graph_label: "Game {game}, turn {turn}: White",
+  cube_line: "Cube at {cube}: {played}, best {best}, lost {loss}",
+  double: "double", no_double: "no double", take: "take", drop: "drop",
 };
 
 function svgEl(name, attrs, parent) {
@@ -31,6 +37,7 @@ class AnalysisPanel {
     this.$ = (id) => root.querySelector(`#${id}`);
     this.result = null;
     this.turns = new Map();
+    this.cube = new Map();
     this.showBest = false;
     this.view = null; // {gi, k, orientation} of the replay
     const form = this.$("analysis-form");
@@ -72,11 +79,16 @@ class AnalysisPanel {
     const status = this.$("analysis-status");
     const progress = this.$("analysis-progress");
     const form = this.$("analysis-form");
-    if (form) form.hidden = !(state.status === "none" || state.status === "failed");
+    const askable = state.status === "none" || state.status === "failed";
+    if (form) form.hidden = !askable;
+    const guestNote = this.$("analysis-guest");
+    if (guestNote) guestNote.hidden = !askable;
     progress.hidden = !(state.status === "queued" || state.status === "running");
     progress.value = state.percent;
     this.root.dataset.percent = String(state.percent);
     status.textContent = state.status === "running" ? `${this.t("running")} ${state.percent} %` : this.t(state.status);
+    // While it waits, its place in the queue (1: the next the worker takes), polled with the rest.
+    if (state.status === "queued" && state.position) status.textContent += ` ${this.t("position", { position: state.position })}`;
     if (state.status === "queued" || state.status === "running") {
       setTimeout(() => this.load(), POLL_MS);
       return;
@@ -87,8 +99,11 @@ class AnalysisPanel {
   showResult(result) {
     this.result = result;
     this.turns = indexTurns(result);
+    this.cube = indexCubeDecisions(result);
     this.$("analysis-result").hidden = false;
     this.$("analysis-cube").hidden = result.cube !== "checker_play_only";
+    this.$("analysis-cube-row").hidden = result.cube !== "analysed";
+    this.$("analysis-cube-note").hidden = result.cube !== "analysed";
     const app = this.app();
     const players = app ? app.data.match.players || [] : [];
     for (const total of result.totals) {
@@ -99,6 +114,7 @@ class AnalysisPanel {
       this.$(`analysis-mistakes-${total.seat}`).textContent = String(total.mistakes);
       this.$(`analysis-doubtful-${total.seat}`).textContent = String(total.doubtful);
       this.$(`analysis-lost-${total.seat}`).textContent = total.equity_lost.toFixed(3);
+      this.$(`analysis-cubes-${total.seat}`).textContent = String(total.cube_decisions ?? 0);
     }
     this.drawGraph();
     // Ready once the replay is too: the names, the jumps and the arrows need it.
@@ -148,9 +164,19 @@ class AnalysisPanel {
     const game = app.data.games[this.view.gi];
     for (const li of this.replayRoot.querySelectorAll("#moves li[data-k]")) {
       const k = Number(li.dataset.k);
-      const turn = k > 0 ? this.turns.get(`${game.number}:${game.turns[k - 1].number}`) : null;
+      const key = k > 0 ? `${game.number}:${game.turns[k - 1].number}` : null;
+      const cube = key ? cubeMarkLabel(this.cube.get(key), this.t) : null;
+      if (cube && !li.querySelector(".analysis-cube-mark")) {
+        const mark = document.createElement("span");
+        mark.className = `analysis-mark analysis-cube-mark mark-${cube.mark}`;
+        mark.textContent = ` ${cube.symbol}`;
+        mark.title = cube.title;
+        li.dataset.cubeMark = cube.mark;
+        li.appendChild(mark);
+      }
+      const turn = key ? this.turns.get(key) : null;
       const label = markLabel(turn, this.t);
-      if (!label || li.querySelector(".analysis-mark")) continue;
+      if (!label || li.querySelector(".analysis-mark:not(.analysis-cube-mark)")) continue;
       const mark = document.createElement("span");
       mark.className = `analysis-mark mark-${turn.mark}`;
       mark.textContent = ` ${label.symbol}`;
@@ -164,9 +190,19 @@ class AnalysisPanel {
     const best = this.$("analysis-best");
     if (!turn || turn.played === null) line.textContent = "";
     else if (turn.forced) line.textContent = this.t("forced");
+    else if (turn.by_server) line.textContent = this.t("by_server", { played: signed(turn.played), best: signed(turn.best) });
     else {
       line.textContent = this.t("turn_loss", { played: signed(turn.played), best: signed(turn.best), loss: turn.loss.toFixed(3) });
       if (turn.mark) line.textContent += ` · ${this.t(turn.mark)}`;
+    }
+    const cubeList = this.$("analysis-cube-decisions");
+    cubeList.replaceChildren();
+    for (const decision of (shown && this.cube.get(`${game.number}:${shown.number}`)) || []) {
+      const item = document.createElement("li");
+      item.className = decision.mark ? `mark-${decision.mark}` : "";
+      item.dataset.kind = decision.kind;
+      item.textContent = cubeLine(decision, this.t);
+      cubeList.appendChild(item);
     }
     best.disabled = !(turn && turn.best_steps);
     best.setAttribute("aria-pressed", String(this.showBest && !best.disabled));

@@ -97,7 +97,7 @@ function render(message) {
     tr.dataset.matchId = c.id;
     tr.dataset.rules = c.rules;
     tr.dataset.seconds = c.turn_seconds ? String(c.turn_seconds) : "0";
-    const time = c.clock_name ||
+    const time = c.clock_name || (c.move_days ? strings.daysPerMove.replace("{n}", c.move_days) : "") ||
       (c.turn_seconds ? seconds(c.turn_seconds) + (c.reserve_seconds ? ` + ${seconds(c.reserve_seconds)}` : "") : "∞");
     const action = link(`/matches/${c.id}/`, strings.view);
     if (me && c.creator === me) action.append(" ", cancelForm(c.id, openTable.dataset.csrf));

@@ -27,7 +27,9 @@ export class MatchApp {
       t: this.t,
       saveMuted: (muted) => saveMuted(root, muted),
     });
-    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + root.dataset.wsPath;
+    // ack_events=1: the acks of our commands carry their events (socket.js; docs/protocol.md "ack").
+    const wsPath = `${root.dataset.wsPath}?ack_events=1`;
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + wsPath;
     this.session = new MatchSession({
       url,
       t: this.t,

@@ -1,7 +1,10 @@
 // The site socket of every page (/ws/me/, docs/protocol.md "The site socket"): a direct challenge
-// appears as a small notice with Accept and Decline, and lapses with its two minutes. While one
+// appears as a small notice with Accept and Decline, and lapses with its two minutes; the bell
+// (bell.js) hears every message too. While one
 // waits, the tab's title and icon say so (tab.js), for a player looking at another tab.
+import { bellMessage, bellSocket } from "./bell.js";
 import { newClientSeed } from "./fairness.js";
+import { postButton } from "./post_form.js";
 import { tabOf } from "./tab.js";
 
 const root = document.getElementById("site-notices");
@@ -20,36 +23,9 @@ function markTab() {
   tab.mark("challenge", text);
 }
 
-function postButton(action, text, className, fields = {}) {
-  const form = document.createElement("form");
-  form.method = "post";
-  form.action = action;
-  const csrf = document.createElement("input");
-  csrf.type = "hidden";
-  csrf.name = "csrfmiddlewaretoken";
-  csrf.value = root.dataset.csrf;
-  const next = document.createElement("input");
-  next.type = "hidden";
-  next.name = "next";
-  next.value = window.location.pathname;
-  const button = document.createElement("button");
-  button.type = "submit";
-  button.className = className;
-  button.textContent = text;
-  form.append(csrf, next);
-  for (const [name, value] of Object.entries(fields)) {
-    const input = document.createElement("input");
-    input.type = "hidden";
-    input.name = name;
-    input.value = value;
-    form.append(input);
-  }
-  form.append(button);
-  return form;
-}
-
 function settingsText(c) {
-  const time = c.turn_seconds ? strings.seconds.replace("{s}", c.turn_seconds) : strings.untimed;
+  const time = c.move_days ? fill(strings.days_per_move, { n: c.move_days })
+    : c.turn_seconds ? strings.seconds.replace("{s}", c.turn_seconds) : strings.untimed;
   const cube = c.cube ? ` · ${strings.cube}` : "";
   return `${strings.rules[c.rules] || c.rules}${cube} · ${c.length} · ${time} · ${c.rated ? strings.rated : strings.casual}`;
 }
@@ -74,14 +50,17 @@ function showChallenge(c) {
   clock.className = "muted";
   const buttons = document.createElement("div");
   buttons.className = "actions";
-  buttons.append(postButton(c.accept_url, strings.accept, "primary", { client_seed: newClientSeed() }), postButton(c.decline_url, strings.decline, "quiet"));
+  buttons.append(
+    postButton(c.accept_url, strings.accept, "primary", root.dataset.csrf, { client_seed: newClientSeed() }),
+    postButton(c.decline_url, strings.decline, "quiet", root.dataset.csrf),
+  );
   element.append(text, clock, buttons);
   root.append(element);
   const ends = Date.now() + c.expires_in * 1000;
   const tick = () => {
     const left = Math.ceil((ends - Date.now()) / 1000);
     if (left <= 0) remove(c.match_id);
-    else clock.textContent = fill(strings.expires, { s: left });
+    else if (!c.move_days) clock.textContent = fill(strings.expires, { s: left }); // a correspondence one waits days
   };
   tick();
   notices.set(c.match_id, { element, timer: setInterval(tick, 1000), from: c.from });
@@ -100,6 +79,7 @@ let delay = 1000;
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   const socket = new WebSocket(`${scheme}${location.host}/ws/me/`);
+  bellSocket(socket);
   socket.addEventListener("open", () => {
     delay = 1000;
     document.body.dataset.siteSocket = "open"; // browser tests wait for it
@@ -109,6 +89,7 @@ function connect() {
     if (message.type === "challenge") showChallenge(message);
     else if (message.type === "challenge_gone") remove(message.match_id);
     else if (message.type === "challenge_declined") showDeclined(message);
+    bellMessage(message);
   });
   socket.addEventListener("close", (event) => {
     if (event.code === 4001 || event.code === 4029) return; // logged out, or too many sockets

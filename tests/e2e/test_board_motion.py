@@ -15,7 +15,7 @@ import pytest
 from games import services
 from games.dice import push_test_dice
 from games.models import Match
-from games.rules.sequences import Step
+from nardy.sequences import Step
 from tests.e2e.test_live_match import logged_in_page, off_the_browser_thread, seam_site
 from tests.factories import make_user
 
@@ -173,7 +173,7 @@ def test_the_opponents_turn_flies_and_stays_marked_until_i_roll(
     # (docs/protocol.md `combined_moves`), a whole turn, after which White's turn begins with no
     # steps, as soon as the server answers, perhaps before this test's first look.
     bp.click('.legal-destination[data-point="21"]')
-    bp.wait_for_function("window.matchApp.view.game.steps.length >= 1")
+    bp.wait_for_function("() => window.matchApp.view.game.steps.length >= 1")
     assert bp.evaluate("window.matchApp.view.game.steps") == [[24, 21, 3]]
     marks = bp.eval_on_selector_all(
         ".pt[data-last]", "ps => ps.map(p => [p.dataset.point, p.dataset.last])"

@@ -63,7 +63,9 @@ def open_table(site, browser, client, names: tuple[str, str], languages=("en", "
     for page, language in zip(pages, languages, strict=True):
         page.context.add_cookies([{"name": "django_language", "value": language, "url": site.url}])
         page.goto(f"{site.url}/matches/{match.pk}/")
-        page.wait_for_function("window.matchApp && window.matchApp.session.connection === 'open'")
+        page.wait_for_function(
+            "() => window.matchApp && window.matchApp.session.connection === 'open'"
+        )
         page.locator("#call-panel").wait_for()
     return match, (white, black), pages
 
@@ -71,9 +73,11 @@ def open_table(site, browser, client, names: tuple[str, str], languages=("en", "
 def call_up(pages) -> None:
     for page in pages:
         page.click("#call-camera")
-        page.wait_for_function("document.querySelector('#call-camera').ariaPressed === 'true'")
+        page.wait_for_function(
+            "() => document.querySelector('#call-camera').ariaPressed === 'true'"
+        )
         page.click("#call-mic")
-        page.wait_for_function("document.querySelector('#call-mic').ariaPressed === 'true'")
+        page.wait_for_function("() => document.querySelector('#call-mic').ariaPressed === 'true'")
     for page in pages:
         page.wait_for_function(CONNECTED, timeout=20_000)
 
@@ -85,7 +89,9 @@ def test_two_players_see_and_hear_each_other_and_no_spectator_is_in_it(site, bro
     frames: list[str] = []
     watcher.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
     watcher.goto(f"{site.url}/matches/{match.pk}/")
-    watcher.wait_for_function("window.matchApp && window.matchApp.session.connection === 'open'")
+    watcher.wait_for_function(
+        "() => window.matchApp && window.matchApp.session.connection === 'open'"
+    )
     assert watcher.locator("#call-panel").count() == 0
     assert watcher.evaluate("window.matchApp.call") is None
 
@@ -103,21 +109,22 @@ def test_two_players_see_and_hear_each_other_and_no_spectator_is_in_it(site, bro
 
     # Mute and camera-off reach the other side: the opponent's tracks are disabled there.
     white.click("#call-mic")
-    black.wait_for_function(f"({REMOTE})('audio').enabled === false")
+    black.wait_for_function(f"() => ({REMOTE})('audio').enabled === false")
     white.click("#call-camera")
-    black.wait_for_function(f"({REMOTE})('video').enabled === false")
+    black.wait_for_function(f"() => ({REMOTE})('video').enabled === false")
     black.locator("#call-tile-opponent").wait_for(state="hidden")
     assert white.evaluate("window.matchApp.call.local.video") is None  # the camera is off
     white.click("#call-camera")
     white.click("#call-mic")
     black.wait_for_function(
+        "() => "
         f"({REMOTE})('video').enabled && ({REMOTE})('audio').enabled && "
         "document.querySelector('#call-tile-opponent').videoWidth > 0"
     )
     # Turning the opponent's video and sound off is for oneself: the opponent still sends.
     black.check("#call-hide-video")
     black.check("#call-hide-sound")
-    black.wait_for_function(f"!({REMOTE})('video').enabled && !({REMOTE})('audio').enabled")
+    black.wait_for_function(f"() => !({REMOTE})('video').enabled && !({REMOTE})('audio').enabled")
     assert white.evaluate(f"({REMOTE})('video').enabled && ({REMOTE})('audio').enabled")
     assert black.evaluate("window.matchApp.call.local.audio.enabled")
 
@@ -147,6 +154,7 @@ def test_leaving_the_page_hangs_up_at_once(site, browser, client):
     call_up((white, black))
     black.goto(f"{site.url}/play/")  # the page goes: it tells the opponent's page
     white.wait_for_function(
+        "() => "
         "window.matchApp.call.pc === null && window.matchApp.call.peer === null"
         " && document.querySelector('#call-tile-opponent').hidden"
     )
@@ -159,3 +167,37 @@ def test_the_match_ending_elsewhere_hangs_up(site, browser, client):
     off_the_browser_thread(services.match_abort, user=white_user, match_id=match.pk)
     for page in (white, black):
         page.wait_for_function(HUNG_UP)
+
+
+def test_past_the_hours_credentials_the_page_shows_why_and_asks_for_no_camera(
+    sites, browser, client
+):
+    """A person past CALL_TURN_CREDENTIALS_PER_HOUR (0 here) presses Camera: the server's refusal
+    is shown in their language, and the browser is never asked for the camera."""
+    site = sites.another(
+        CALL_TURN_URLS="turn:127.0.0.1:9?transport=udp", CALL_TURN_SECRET="e2e-turn-secret",
+        CALL_TURN_CREDENTIALS_PER_HOUR="0",
+    )  # fmt: skip
+    wanted = {"en": "Too many calls this hour; try again in 60 minutes.",
+              "ru": "Слишком много звонков за час; попробуйте снова через 60 минут."}  # fmt: skip
+    for language, text in wanted.items():
+        _, _, (page, _) = open_table(
+            site, browser, client, (f"callcap{language}w", f"callcap{language}b"),
+            (language, language),
+        )  # fmt: skip
+        page.evaluate("""() => {
+          window.cameraAsked = false;
+          const ask = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+          navigator.mediaDevices.getUserMedia = (constraints) => {
+            window.cameraAsked = true;
+            return ask(constraints);
+          };
+        }""")
+        page.click("#call-camera")
+        page.locator("#toast", has_text=text).wait_for()
+        assert page.evaluate("window.cameraAsked") is False
+        assert page.evaluate("window.matchApp.call.inCall") is False
+        assert page.locator("#call-camera").get_attribute("aria-pressed") == "false"
+        for width, height in ((1280, 800), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            shoot(page, f"call-cap-{language}-{width}")

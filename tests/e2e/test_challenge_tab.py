@@ -94,6 +94,6 @@ def test_a_challenge_marks_the_tab_until_it_ends(browser, site, client, tmp_path
                            invited=bogdan, turn_seconds=60)  # fmt: skip
     expect(icon).to_have_attribute("data-challenge", "1")
     href = icon.get_attribute("href")
-    page.set_content(f'<img src="{href}" style="width:128px;height:128px">')
+    page.set_content(f'<img src="{href}" width="128" height="128">')
     page.screenshot(path=shots_folder(tmp_path) / f"challenge-icon-{size}-{language}.png")
     context.close()

@@ -34,7 +34,9 @@ def test_html_in_a_chat_message_shows_as_text(site, browser, client):
     watcher_page = logged_in_page(browser, site, client.__class__, watcher)
     for page in (white_page, watcher_page):
         page.goto(f"{site.url}/matches/{match.pk}/")
-        page.wait_for_function("window.matchApp && window.matchApp.session.connection === 'open'")
+        page.wait_for_function(
+            "() => window.matchApp && window.matchApp.session.connection === 'open'"
+        )
 
     white_page.fill("#chat-input", HOSTILE)
     white_page.click("#chat-send")
@@ -67,7 +69,7 @@ def test_html_in_a_chat_message_shows_as_text(site, browser, client):
     assert replay.locator("#replay-chat img").count() == 0
     replay.set_viewport_size({"width": 1280, "height": 800})
     replay.wait_for_function(
-        "!document.querySelector('#replay-position').textContent.includes('…')"
+        "() => !document.querySelector('#replay-position').textContent.includes('…')"
     )
     shoot(replay, "replay-chat-1280")
 

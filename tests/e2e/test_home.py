@@ -22,7 +22,7 @@ from config.redis_client import sync_client
 from games import live_boards, services
 from games.dice import push_test_dice
 from games.models import Match
-from games.rules.sequences import Step
+from nardy.sequences import Step
 from pairing import services as pairing_services
 from pairing.models import PoolEntry
 from pairing.pools import Pool

@@ -19,7 +19,7 @@ from config import processes
 from games import services as game_services
 from games.models import Match
 from tests.e2e.test_live_match import off_the_browser_thread
-from tests.tournaments.conftest import arena, rated
+from tests.tournaments.conftest import arena, play_turns, rated
 from tournaments import live
 from tournaments.models import Player, Tournament
 from tournaments.services.clock import tournament_finish
@@ -89,6 +89,7 @@ def test_join_play_standings_and_podium_on_a_phone_and_a_desktop(browser, site, 
     assert {match.creator_id, match.opponent_id} == {ana.pk, bogdan.pk}
 
     off_the_browser_thread(tournament_pause, user=bogdan, tournament_id=tournament.pk, pause=True)
+    off_the_browser_thread(play_turns, match_id=match.pk)  # enough to count (docs/rules.md)
     off_the_browser_thread(game_services.match_resign, user=bogdan, match_id=match.pk)
     for page in (phone, desktop):
         page.goto(url)
@@ -136,6 +137,35 @@ def test_join_play_standings_and_podium_on_a_phone_and_a_desktop(browser, site, 
     profile.goto(f"{site.url}/@/ana")
     expect(profile.locator("#tournament-history")).to_contain_text("Browser arena")
     for page in (phone, desktop, profile):
+        page.context.close()
+
+
+def test_a_player_the_arena_paused_as_absent_is_told_so_and_resumes(browser, site, client):
+    """docs/rules.md "Arena tournaments", item 5: the page says why beside Resume, in the
+    viewer's language, on a phone and a desktop; Resume brings them back and pairs them."""
+    ana, bogdan = rated("here_ana", 1600), rated("gone_bogdan", 1500)
+    tournament = arena(name="Absent arena")
+    Player.objects.create(tournament=tournament, user=ana)
+    Player.objects.create(tournament=tournament, user=bogdan, paused=True, paused_as_absent=True)
+    url = f"{site.url}/tournaments/{tournament.pk}/"
+    shots = Path("/tmp/shots-sec-arena")
+    shots.mkdir(exist_ok=True)
+    texts = {"en": "You were paused", "ru": "Вы на паузе"}
+    pages = []
+    for size, width in ((PHONE, 390), (DESKTOP, 1280)):
+        for language, text in texts.items():
+            page = page_for(browser, site, client.__class__, bogdan, size, language=language)
+            page.goto(url)  # as served, then the socket's opening standings: both say so
+            expect(page.locator("#paused-as-absent")).to_contain_text(text)
+            expect(page.locator("#resume")).to_be_visible()
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=shots / f"absent-{width}-{language}.png", full_page=True)
+            pages.append(page)
+    pages[0].locator("#resume").click()
+    pages[0].wait_for_url(re.compile(r"/matches/\d+/$"), timeout=30_000)
+    back = Player.objects.get(user=bogdan)
+    assert not back.paused and not back.paused_as_absent and back.playing_id is not None
+    for page in pages:
         page.context.close()
 
 

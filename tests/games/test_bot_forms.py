@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
+from games import strength
 from games.models import Match
 from tests.factories import make_user
 
@@ -86,8 +87,36 @@ def test_the_play_page_offers_the_computer(client):
     client.force_login(make_user("curious"))
     page = client.get(reverse("play")).content.decode()
     assert 'id="computer-form"' in page
-    for value in ("beginner", "club", "master"):
+    for value in ("beginner", "club", "master", "expert"):
         assert f'value="{value}"' in page
     assert 'id="bot_rated"' in page and 'id="id_private"' in page
     anonymous = client.__class__().get(reverse("play")).content.decode()
     assert 'id="play-now"' in anonymous and 'id="computer-form"' not in anonymous
+
+
+def test_a_guest_plays_the_expert_and_sees_the_measured_strength(client, fixed_dice, monkeypatch):
+    measured = {
+        "master": {"against": "club", "games": 2000, "wins": 1380, "low": 0.669, "high": 0.71},
+        "expert": {"against": "master", "games": 612, "wins": 399, "low": 0.614, "high": 0.689},
+    }
+    monkeypatch.setattr(strength, "measured_strength", lambda: measured)
+    client.post(reverse("play_now"))
+    page = client.get(reverse("play")).content.decode()
+    assert 'id="bot-strength"' in page and 'value="expert"' in page
+    # The figures come from the benchmark's file: 399 of 612 is 65.2 %, its interval as given.
+    assert "65.2\u00a0%" in page and "61.4–68.9\u00a0%" in page and "612" in page
+    assert "69.0\u00a0%" in page and "2000" in page
+    rules = client.get(reverse("rules")).content.decode()
+    assert 'id="computer-strength"' in rules and "65.2\u00a0%" in rules
+    response = client.post(reverse("match_create_vs_bot"), {**GOOD, "level": "expert"})
+    assert response.status_code == 302
+    match = Match.objects.get()
+    assert match.opponent.bot_level == "expert" and match.opponent.username == "Bot-Expert"
+    assert not match.rated
+
+
+def test_nothing_measured_shows_no_strength_table(client, monkeypatch):
+    monkeypatch.setattr(strength, "measured_strength", lambda: {})
+    client.force_login(make_user("early"))
+    assert 'id="bot-strength"' not in client.get(reverse("play")).content.decode()
+    assert 'id="computer-strength"' not in client.get(reverse("rules")).content.decode()

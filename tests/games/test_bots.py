@@ -13,9 +13,9 @@ from django.db.models import Q
 from games import services
 from games.effects import AfterCommit
 from games.models import Match, MatchStatus, Turn
-from games.rules import choose_rest_of_turn
 from games.services.bots import bot_account, bot_act
 from games.services.runners import locked
+from nardy import choose_rest_of_turn, net
 from ratings.models import Rating
 from tests.factories import make_user
 
@@ -60,7 +60,7 @@ def _play_out(match: Match, person) -> Match:
     raise AssertionError("the match did not end")
 
 
-@pytest.mark.parametrize("level", ["beginner", "club", "master"])
+@pytest.mark.parametrize("level", ["beginner", "club", "master", "expert"])
 def test_a_whole_match_against_each_level(level, fixed_dice, django_capture_on_commit_callbacks):
     person = make_user("human")
     with django_capture_on_commit_callbacks(execute=False):
@@ -143,6 +143,26 @@ def test_a_declined_rematch_is_not_offered_again(fixed_dice):
     bot_act(match_id=match.pk, version=version)
     match.refresh_from_db()
     assert match.version == version and match.rematch_id is None
+
+
+def test_the_expert_does_not_start_on_damaged_weights(monkeypatch, fixed_dice, caplog):
+    person = make_user("wants_expert")
+    good = net._package_bytes()
+    try:
+        for broken in (None, good[: len(good) // 2], good + b"tampered"):
+            monkeypatch.setattr(net, "_package_bytes", lambda broken=broken: broken)
+            net.load.cache_clear()
+            with pytest.raises(services.CommandError) as refused:
+                services.match_create_vs_bot(user=person, level="expert")
+            assert refused.value.code == "bot_unavailable"
+            assert "Expert level is not available" in refused.value.message
+            assert not Match.objects.filter(creator=person).exists()
+        assert "weights file" in caplog.text  # the log says why, for the operator
+        # The other levels play on.
+        match = services.match_create_vs_bot(user=person, level="master")
+        assert match.status == MatchStatus.ACTIVE
+    finally:
+        net.load.cache_clear()
 
 
 def test_one_match_against_the_computer_at_a_time(fixed_dice):

@@ -55,5 +55,8 @@ async def test_a_challenge_withdrawn_is_not_offered_to_a_new_page(client):
     await sync_to_async(match_cancel)(user=ana, match_id=match.pk)
     socket = await open_socket("/ws/me/", cookie)
     await socket.receive_json_from(timeout=5)  # the hello
+    # The bell's snapshot comes next, with no `challenge` before it: the bell keeps the
+    # challenge as news, shown without its buttons (static/js/bell.js).
+    assert (await socket.receive_json_from(timeout=5))["type"] == "notifications"
     assert await socket.receive_nothing(timeout=0.5)
     await socket.disconnect()

@@ -158,7 +158,12 @@ def test_every_pool_command_field_refuses_hostile_values(frame):
 async def test_the_site_socket_answers_its_registered_commands_and_refuses_others():
     """/ws/me/ (web/me_socket.py): `ping` → `pong`, `echo_via_layer` → `layer_echo` through the
     channel layer; a match or pool command there is `unknown_type`."""
-    assert ME_COMMANDS.types == {"ping", "echo_via_layer"}
+    assert ME_COMMANDS.types == {
+        "ping",
+        "echo_via_layer",
+        "notifications_read",
+        "notifications_clear",
+    }
     socket = WebsocketCommunicator(
         application, "/ws/me/", headers=[ORIGIN, (b"host", b"localhost")]
     )

@@ -17,9 +17,9 @@ from accounts.models import User
 from games import services
 from games.models import Game, Match, Turn
 from games.protocol.state import game_state
-from games.rules import Step
 from games.services.runners import locked
 from games.services.state_rows import match_state_of
+from nardy import Step
 from realtime.errors import CommandError
 from tests.factories import make_user
 from tests.games.conftest import cookie_for

@@ -106,7 +106,7 @@ def test_offer_take_redouble_drop_are_stored_scored_and_exported(players, fixed_
 
 
 def _step(values):
-    from games.rules import Step
+    from nardy import Step
 
     return Step(*values)
 

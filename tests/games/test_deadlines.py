@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, Match, Turn
-from games.rules import Step
+from nardy import Step
 from ratings.models import RatingChange
 from tests.games.timing import expire_in
 from tests.threads import run_together

@@ -12,7 +12,7 @@ from channels.layers import get_channel_layer
 from games import hooks, services
 from games.effects import AfterCommit, Effects, on_commit, perform
 from games.events import LOBBY_GROUP
-from games.rules import Step
+from nardy import Step
 from tests.factories import make_user
 from tests.match_channel import MatchChannel
 

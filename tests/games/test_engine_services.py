@@ -1,5 +1,5 @@
 """The services that now hand seats, seeds, withdrawals and the rematch to the engine
-(games/rules/match/seats.py): hostile callers are refused with the protocol's code and change
+(nardy/match/seats.py): hostile callers are refused with the protocol's code and change
 nothing (docs/protocol.md, `client_seed`, `rematch`, `rematch_decline`, accepting)."""
 
 from __future__ import annotations

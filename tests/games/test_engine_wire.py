@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games.protocol import event_detail
-from games.rules.match import (
+from nardy.match import (
     ClientSeedSet,
     RematchAccepted,
     RematchDeclined,

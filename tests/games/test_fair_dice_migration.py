@@ -12,7 +12,8 @@ from django.utils import timezone
 from games.fairness.dice import is_client_seed, is_server_seed
 from tests.factories import make_user
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Unapplying and reapplying the migrations costs a minute of a loaded core: make test-all only.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.migrations]
 
 BEFORE = [("games", "0007_match_direct_challenge_rating_range_abort")]
 AFTER = [("games", "0008_provably_fair_dice")]

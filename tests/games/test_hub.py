@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from config.redis_client import client
+from config.redis_client import channel_server, client
 from games import presence, services
 from games.events import match_channel
 from games.hub import hub
-from games.rules import Step
+from nardy import Step
 from realtime.publisher import ChannelMessage, publish
 from tests.games.test_consumers import connect, next_of_type, next_skipping_acks
 
@@ -57,7 +57,7 @@ async def test_events_out_of_order_make_a_snapshot_and_are_not_repeated(match_se
     # A roll and a step committed while this process's hub does not listen (as if they had been
     # published before its subscription): they reach only this test's own subscription.
     channel = match_channel(match.pk)
-    await hub().pubsub.unsubscribe(channel)
+    await hub().pubsubs[channel_server(channel)].unsubscribe(channel)
     caught = client().pubsub(ignore_subscribe_messages=True)
     await caught.subscribe(channel)
     await sync_to_async(_roll_and_step)(fixed_dice, white, match.pk, version)
@@ -70,7 +70,7 @@ async def test_events_out_of_order_make_a_snapshot_and_are_not_repeated(match_se
             break
     rolled, stepped = (ChannelMessage(channel, data) for data in found)
     await caught.aclose()
-    await hub().pubsub.subscribe(channel)
+    await hub().pubsubs[channel_server(channel)].subscribe(channel)
     # The step's event arrives first: a gap. The socket gets a fresh snapshot instead...
     publish([stepped])
     snapshot = await next_of_type(socket, "snapshot")

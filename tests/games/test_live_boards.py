@@ -12,8 +12,8 @@ from django.core.cache import cache
 from accounts.selectors import PLAYERS_ONLINE_CACHE_KEY
 from games import live_boards, selectors, services
 from games.models import Match
-from games.rules.sequences import Step
 from games.services.bots import bot_account
+from nardy.sequences import Step
 from ratings.models import Rating
 from tests.factories import make_user
 from tests.ratings.test_leaderboards import rated_player

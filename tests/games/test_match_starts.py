@@ -15,12 +15,12 @@ from games import services
 from games.effects import AfterCommit
 from games.fairness import new_client_seed, new_server_seed, roll_pair
 from games.models import Match, MatchStatus
-from games.rules import rule_set
 from games.services import CommandError
 from games.services.bots import bot_act
 from games.services.challenges import challenge_direct
 from games.services.starts import NewMatch, matches_start_many
 from games.services.state_rows import row_values
+from nardy import rule_set
 from pairing import services as pairing
 from pairing.pools import Pool
 from tests.factories import make_user

@@ -1,4 +1,4 @@
-"""One vocabulary of rule options (games/rules/ruleset.py): the model's choices and constraints,
+"""One vocabulary of rule options (nardy/ruleset.py): the model's choices and constraints,
 the form, `match_create`, the rematch copy, the protocol and the page's strings all derive from
 it, and this test proves they match."""
 
@@ -24,8 +24,8 @@ from games.models import (
     SixBlock,
 )
 from games.protocol import rules_state
-from games.rules import RuleSet, rule_set
-from games.rules.ruleset import (
+from nardy import RuleSet, rule_set
+from nardy.ruleset import (
     BLOCK_RELEASES,
     CUBE_RAISES,
     GAME_STARTERS,

@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, Match, Turn
-from games.rules import Step
 from games.tasks import schedule_deadline
+from nardy import Step
 from tests.factories import make_user
 from web.asgi import application
 

@@ -6,8 +6,8 @@ import pytest
 
 from games import services
 from games.models import Game, Match, Turn
-from games.rules import START_BOARD, Step
 from games.services import CommandError
+from nardy import START_BOARD, Step
 from tests.factories import make_user
 from tests.threads import run_together
 
@@ -308,8 +308,8 @@ def test_rematch_offer_accept_and_decline(active_match, players, fixed_dice):
 def play_to_the_end(match_id: int, players, fixed_dice, choose=None) -> None:
     """Both players play the server's own chosen turn (or `choose(mover, turn)`'s steps) until the
     match ends (random dice)."""
-    from games.rules import choose_turn
     from games.services.state_rows import match_state_of
+    from nardy import choose_turn
 
     if choose is None:
 

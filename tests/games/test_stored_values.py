@@ -31,7 +31,7 @@ def test_stored_enum_values_never_change():
     assert EndReason.values == [
         "finished", "resigned", "left", "timeouts", "aborted", "banned", "time", "abandoned",
     ]  # fmt: skip
-    assert TimeControl.values == ["turn", "nardeon", "omerta"]
+    assert TimeControl.values == ["turn", "nardeon", "omerta", "correspondence"]
     assert GameResult.values == ["oin", "mars", "cube", "drop"]
     assert Phase.values == ["roll", "move", "over"]
     assert RuleSetName.values == ["traditional", "tournament"]

@@ -152,7 +152,7 @@ def test_an_unknown_time_control_is_refused(players):
 
 
 def services_step(source: int, destination: int, die: int):
-    from games.rules import Step
+    from nardy import Step
 
     return Step(source, destination, die)
 

@@ -12,11 +12,11 @@ from prometheus_client import REGISTRY
 
 from games import services
 from games.models import Game, Match, Turn
-from games.rules import BORNE_OFF, Step
 from games.services import context as contexts
 from games.services import kept, runners
 from games.services.hot_path import load_unlocked, lock_and_load, write_rows_guarded
-from games.services.state_rows import row_values
+from games.services.state_rows import match_state_of, row_values
+from nardy import BORNE_OFF, Step
 from tests.factories import make_user
 from tests.threads import run_together
 
@@ -299,3 +299,33 @@ def test_kept_rows_another_writer_changed_are_read_again(fixed_dice):
     game = Game.objects.get(match=match)
     assert game.turn_deadline is None and game.board[17] == 1
     assert Match.objects.get(pk=match.pk).version == played.version
+
+
+def test_the_state_kept_with_the_rows_is_the_state_the_rows_give(fixed_dice):
+    """The next command on this process starts from the engine's state the last one left
+    (games/services/kept.py), not one built from the rows: after every command of two turns,
+    both players', it must be the state `match_state_of` builds from the rows PostgreSQL holds,
+    and the match section kept must be the one the rows give."""
+    match = accepted_match(fixed_dice, ("state_w", "state_b"))
+    white, black = match.creator, match.opponent
+    fixed_dice(6, 5)
+    played = services.game_roll(user=white, match_id=match.pk, version=match.version)
+    commands = [
+        (white, Step(24, 18, 6)), (white, Step(18, 13, 5)), (black, "roll"),
+        (black, Step(24, 22, 2)), (black, Step(22, 19, 3)),
+    ]  # fmt: skip
+    for user, step in commands:
+        held = kept.take(match.pk, played.version)
+        assert held is not None and held.state is not None
+        read, game, players, versions = load_unlocked(match.pk)
+        assert held.state == match_state_of(read, game)
+        assert held.match_sent == contexts.context_of(read, game, players).match_section()
+        kept.keep(*held[:4], state=held.state, match_sent=held.match_sent)
+        if step == "roll":
+            fixed_dice(3, 2)
+            played = services.game_roll(user=user, match_id=match.pk, version=played.version)
+        else:
+            played = services.game_step_play(
+                user=user, match_id=match.pk, version=played.version, step=step
+            )
+    assert Turn.objects.filter(game__match=match).count() == 2

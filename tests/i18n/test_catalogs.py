@@ -1,6 +1,6 @@
 """The catalogs are complete, consistent and compiled: how the project keeps "every new string in
 all six languages". A string added to the code or a template without a translation in
-every catalog fails here; README "Translations" says how to add one."""
+every catalog fails here; docs/translations.md "Translations" says how to add one."""
 
 from __future__ import annotations
 

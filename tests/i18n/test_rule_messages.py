@@ -2,7 +2,7 @@
 
 Whole games of random legal turns are played on both rule sets; on the way, every wrong step a
 client could send is tried. Each reason the engine gives must be one the table translates, so a
-new or reworded reason in games/rules fails here instead of reaching players in English."""
+new or reworded reason in nardy fails here instead of reaching players in English."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from django.utils import translation
 
 from games.rule_messages import translated_reason
-from games.rules import (
+from nardy import (
     START_BOARD,
     IllegalMove,
     Step,

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  cursorX, graphLayout, H, indexTurns, keyCentre, markLabel, signed, SYMBOL, W,
+  CUBE_SIGN, cubeLine, cubeMarkLabel, cursorX, graphLayout, H, indexCubeDecisions, indexTurns, keyCentre,
+  markLabel, signed, SYMBOL, W,
 } from "../../static/js/analysis_graph.js";
 import { FIELD_BOTTOM, GEOMETRY as G, layoutIndex } from "../../static/js/board_geometry.js";
 
@@ -79,4 +80,33 @@ test("turns are found by game and number", () => {
   const byKey = indexTurns({ turns: [turn(1, 1, 0.5), turn(2, 1, 0.6, "mistake")] });
   assert.equal(byKey.get("2:1").mark, "mistake");
   assert.equal(byKey.get("1:2"), undefined);
+});
+
+test("cube decisions: indexed by the turn they are shown with, a line each, the worst mark beside the notation", () => {
+  const decision = (game, turnNumber, kind, played, best, loss, mark = null) => ({
+    game, turn: turnNumber, kind, played, best, loss, mark, cube: 2,
+  });
+  const result = {
+    cube_decisions: [
+      decision(1, 3, "double", "no_double", "double", 0.09, "mistake"),
+      decision(1, 3, "take", "drop", "take", 0.2, "blunder"),
+      decision(1, 5, "double", "double", "double", 0),
+      decision(2, null, "take", "drop", "drop", 0), // a game without a turn: shown nowhere
+    ],
+  };
+  const byKey = indexCubeDecisions(result);
+  assert.deepEqual([...byKey.keys()], ["1:3", "1:5"]);
+  assert.equal(byKey.get("1:3").length, 2);
+  assert.equal(indexCubeDecisions({ turns: [] }).size, 0); // a report from before cube decisions
+  const words = { double: "удвоить", no_double: "не удваивать", take: "принять", drop: "отказаться", mistake: "ошибка", blunder: "грубая ошибка" };
+  const t = (key, values = {}) => (key === "cube_line" ? "Куб на {cube}: {played}, лучше {best}, потеря {loss}" : words[key])
+    .replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+  assert.equal(cubeLine(byKey.get("1:3")[0], t), "Куб на 2: не удваивать, лучше удвоить, потеря 0.090 · ошибка");
+  assert.equal(cubeLine(byKey.get("1:5")[0], t), "Куб на 2: удвоить, лучше удвоить, потеря 0.000");
+  const label = cubeMarkLabel(byKey.get("1:3"), t);
+  assert.equal(label.mark, "blunder");
+  assert.equal(label.symbol, `${CUBE_SIGN}??`);
+  assert.ok(label.title.includes("отказаться") && label.title.includes("не удваивать"));
+  assert.equal(cubeMarkLabel(byKey.get("1:5"), t), null);
+  assert.equal(cubeMarkLabel(undefined, t), null);
 });

@@ -73,4 +73,9 @@ test("clocks count down from the server's figure, then into the reserve", () => 
   assert.deepEqual(clockFaces(state, 0).w, { clock: "∞", low: false, reserve: "" });
   assert.equal(formatMs(null), "∞");
   assert.equal(formatMs(61001), "1:02");
+  // A correspondence turn's days are hours (docs/rules.md, Correspondence).
+  assert.equal(formatMs(3_599_000), "59:59");
+  assert.equal(formatMs(3_600_000), "1:00:00");
+  assert.equal(formatMs(2 * 86_400_000 - 1), "48:00:00");
+  assert.equal(formatMs(7 * 86_400_000 - 61_000), "167:58:59");
 });

@@ -46,6 +46,10 @@ test("the side panel's rules line is compact; the terms behind it name the rest"
   untimed.view.match.rated = false;
   assert.equal(matchInfoText(untimed, t), "Traditional · to 3 · untimed");
   assert.match(matchTermsText(untimed, t), / · casual · /);
+  const slow = model("white_move");
+  Object.assign(slow.view.match, { time_control: "correspondence", turn_seconds: null, move_days: 3 });
+  assert.equal(matchInfoText(slow, t), "Traditional · to 3 · days per move: 3");
+  assert.match(matchTermsText(slow, t), /^Match to 3 · days per move: 3 · /);
   const nardeon = model("white_move");
   nardeon.view.match.time_control = "nardeon";
   assert.equal(matchInfoText(nardeon, t), "Traditional · to 3 · NARDEON");

@@ -1,6 +1,7 @@
 """The rating chart's SVG in every language: coordinates are SVG syntax ("228.4"), never the
 page's number format ("228,4" is no coordinate at all: the labels fall onto one line and the dot
-vanishes). README "How code is shaped here": numbers in SVG, JSON and attributes are never
+vanishes). docs/architecture.md "How code is shaped here": numbers in SVG, JSON and attributes are
+never
 localised."""
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def charted_player():
 def test_the_chart_is_drawn_with_svg_numbers_in_every_language(client, charted_player, language):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     html = client.get(reverse("profile", args=[charted_player.username])).content.decode()
-    assert f'<html lang="{language}">' in html
+    assert f'<html lang="{language}"' in html
     svg = svg_of(html)
     chart = player_chart(charted_player, Rating.objects.get(user=charted_player))
 

@@ -9,7 +9,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Unapplying and reapplying the migrations costs a minute of a loaded core: make test-all only.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.migrations]
 
 
 def migrate(targets):

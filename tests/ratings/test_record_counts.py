@@ -213,6 +213,7 @@ def test_matches_ending_and_annulled_at_once_are_each_counted_once():
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.migrations  # unapplies and reapplies migrations: make test-all only
 def test_the_migration_fills_the_counts_and_numbers_the_history():
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor

@@ -5,9 +5,12 @@
 export function formatMs(ms) {
   if (ms === null || ms === undefined) return "∞";
   const total = Math.max(0, Math.ceil(ms / 1000));
-  const m = Math.floor(total / 60);
   const s = total % 60;
-  return `${m}:${String(s).padStart(2, "0")}`;
+  if (total < 3600) return `${Math.floor(total / 60)}:${String(s).padStart(2, "0")}`;
+  // A correspondence turn's days (docs/rules.md, Correspondence): hours:minutes:seconds.
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  return `${h}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`;
 }
 
 const LOW_MS = 10000;

@@ -34,7 +34,7 @@ export const DEFAULT_STRINGS = {
   connecting: "Connecting…", reconnecting: "Connection lost — reconnecting…",
   match_to: "Match to {n}", rated: "rated", casual: "casual",
   rules_traditional: "Traditional", rules_tournament: "Tournament",
-  untimed: "untimed", per_turn: "{s} s per turn", reserve: "+{s} s reserve",
+  untimed: "untimed", per_turn: "{s} s per turn", reserve: "+{s} s reserve", days_per_move: "days per move: {n}",
   pips: "pips", off: "off", white: "White", black: "Black", white_short: "W", black_short: "B",
   by_server: "played by the server", score: "Score", you: "you", replay: "Replay",
   error: "Error: {message}",
@@ -108,6 +108,7 @@ export function matchInfoText(model, t) {
   if (rulesName) parts.push(t(`rules_${rulesName}`));
   parts.push(t("to_length", { n: m.length }));
   if (m.time_control === "nardeon" || m.time_control === "omerta") parts.push(t(`clock_${m.time_control}_short`));
+  else if (m.move_days) parts.push(t("days_per_move", { n: m.move_days }));
   else parts.push(m.turn_seconds ? t("seconds", { s: m.turn_seconds }) : t("untimed"));
   const cube = v.game && v.game.cube;
   if (cube) {
@@ -125,6 +126,8 @@ export function matchTermsText(model, t) {
   const parts = [t("match_to", { n: m.length })];
   if (m.time_control === "nardeon" || m.time_control === "omerta") {
     parts.push(t(`clock_${m.time_control}`));
+  } else if (m.move_days) {
+    parts.push(t("days_per_move", { n: m.move_days }));
   } else if (m.turn_seconds) {
     parts.push(t("per_turn", { s: m.turn_seconds }) + (m.reserve_seconds ? ` ${t("reserve", { s: m.reserve_seconds })}` : ""));
   } else {

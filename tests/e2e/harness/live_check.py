@@ -89,7 +89,7 @@ def test_live_match(browser, site):
             v = mover.get_attribute("#match-app", "data-version")
             mover.click("#roll-button")
             mover.wait_for_function(
-                f"document.querySelector('#match-app').dataset.version !== '{v}'"
+                f"() => document.querySelector('#match-app').dataset.version !== '{v}'"
             )
         if turn == 2 and mover.locator("[data-point].legal-source").count():
             # A picked checker and its destinations, as the mover sees them on each screen.
@@ -107,7 +107,9 @@ def test_live_match(browser, site):
             v = mover.get_attribute("#match-app", "data-version")
             mover.click("[data-point].legal-source >> nth=0")
             mover.click(".legal-destination >> nth=0")
-            mover.wait_for_function(f"+document.querySelector('#match-app').dataset.version > {v}")
+            mover.wait_for_function(
+                f"() => +document.querySelector('#match-app').dataset.version > {v}"
+            )
         print(
             turn,
             [p.text_content("#status") for p in pages.values()],
@@ -127,18 +129,20 @@ def test_live_match(browser, site):
     mover = next(p for p in pages.values() if p.locator("#roll-button:visible").count())
     v = mover.get_attribute("#match-app", "data-version")
     mover.keyboard.press("Space")
-    mover.wait_for_function(f"+document.querySelector('#match-app').dataset.version > {v}")
+    mover.wait_for_function(f"() => +document.querySelector('#match-app').dataset.version > {v}")
     mover.wait_for_timeout(300)
     if mover.locator("[data-point].legal-source").count():
         v = mover.get_attribute("#match-app", "data-version")
         mover.click("[data-point].legal-source >> nth=0")
         mover.click(".legal-destination >> nth=0")
-        mover.wait_for_function(f"+document.querySelector('#match-app').dataset.version > {v}")
+        mover.wait_for_function(
+            f"() => +document.querySelector('#match-app').dataset.version > {v}"
+        )
         mover.wait_for_timeout(300)
         if mover.locator("#undo-button:visible").count():
             steps = mover.evaluate("window.matchApp.view.game.steps.length")
             mover.click("#undo-button")
-            mover.wait_for_function(f"window.matchApp.view.game.steps.length < {steps}")
+            mover.wait_for_function(f"() => window.matchApp.view.game.steps.length < {steps}")
             print("undo ok", mover.evaluate("window.matchApp.view.game.steps"))
     ana_page.on("dialog", lambda d: d.accept())
     ana_page.click("#resign-button")
