@@ -49,6 +49,10 @@ REPLICA_AFTER_WRITE_SECONDS = int(os.environ.get("REPLICA_AFTER_WRITE_SECONDS", 
 if DATABASE_REPLICA_URL:
     _replica = dj_database_url.parse(DATABASE_REPLICA_URL)
     _replica["CONN_MAX_AGE"] = 0
+    # Each connection the pool hands out is checked first (Django passes psycopg_pool's
+    # check_connection): after the replica restarts, its pooled connections are dead, and each
+    # one taken would fail a page over to the primary and stop replica reads until the next probe.
+    _replica["CONN_HEALTH_CHECKS"] = True
     _replica["OPTIONS"] = {
         **_database["OPTIONS"],
         # A short wait: a page whose replica connection does not come reads the primary.
