@@ -5,7 +5,7 @@ allauth's pages and the admin's as staff with two factors, and fails on any viol
 console's "Refused to …" or a `securitypolicyviolation` event: tests/e2e/csp.py). The two
 handlers that were inline (the language selector, the invite link's field) still work, and an
 inline script is refused on every page kind, so the policy is there. The same check runs over
-HTTPS with production settings in tests/integration/test_production.py."""
+HTTPS with production settings in tests/integration/test_production_csp.py."""
 
 from __future__ import annotations
 
