@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import time
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.db import connections, transaction
@@ -50,8 +51,12 @@ def test_an_unreachable_replica_sends_the_pages_to_the_primary(client, settings)
 
 @pytest.mark.django_db
 def test_a_server_that_is_not_a_replica_is_not_read(client, settings):
-    # The primary itself: not in recovery, so never taken for a replica.
-    settings.DATABASE_REPLICA_URL = os.environ["DATABASE_URL"]
+    # The primary itself: not in recovery, so never taken for a replica. Its test database, the
+    # one this run made: DATABASE_URL's own database exists only where the run's servers are
+    # embedded (on given servers the tests never create it).
+    primary = urlsplit(os.environ["DATABASE_URL"])
+    test_database = connections["default"].settings_dict["NAME"]
+    settings.DATABASE_REPLICA_URL = urlunsplit(primary._replace(path=f"/{test_database}"))
     health = replica_health()
     assert not health.usable and health.reason == "not a replica (promoted?)", health
 
