@@ -93,6 +93,24 @@ class Driver:
 DRIVER = Driver()
 
 
+class WorkerOff:
+    """The browser as tests get it: a context it opens runs no service worker unless the test
+    asks (`service_workers="allow"`, tests/e2e/test_installable.py, whose subject it is). The
+    site's worker (web/pwa.py) fetches every static file when it installs, and again each time
+    the page's language changes its URL; on a loaded CI machine a navigation behind that install
+    waited past 30 s (tests/e2e/test_languages.py's match page, another day the rules page's
+    load event). Everything else is the browser's own."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        return self._browser.new_context(**{"service_workers": "block", **options})
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
 class Chromium:
     """One headless Chromium, launched by the first test that asks and kept for the next ones;
     relaunched when it was killed or died."""
@@ -179,9 +197,10 @@ class Chromium:
             )
 
     def contexts(self) -> Iterator[object]:
-        """For a fixture: the browser, and after the test its contexts closed."""
+        """For a fixture: the browser (its contexts running no service worker unless asked:
+        WorkerOff), and after the test its contexts closed."""
         launched = self.browser()
-        yield launched
+        yield WorkerOff(launched)
         self.close_contexts()
 
     def stop(self) -> None:

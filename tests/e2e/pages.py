@@ -10,20 +10,23 @@ from pathlib import Path
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 
 
-def visitor_context(browser, site, *, size, language):
-    """A context of `size` whose pages ask for `language`, signed in as nobody."""
+def visitor_context(browser, site, *, size, language, worker=False):
+    """A context of `size` whose pages ask for `language`, signed in as nobody; with `worker`,
+    the site's service worker runs in it (tests/chromium.py WorkerOff: else it does not)."""
     width, height = SIZES[size]
     context = browser.new_context(
-        viewport={"width": width, "height": height}, is_mobile=size == "phone"
+        viewport={"width": width, "height": height},
+        is_mobile=size == "phone",
+        service_workers="allow" if worker else "block",
     )
     context.add_cookies([{"name": "django_language", "value": language, "url": site.url}])
     return context
 
 
-def signed_in_context(browser, site, client_class, user, *, size, language):
+def signed_in_context(browser, site, client_class, user, *, size, language, worker=False):
     client = client_class()
     client.force_login(user)
-    context = visitor_context(browser, site, size=size, language=language)
+    context = visitor_context(browser, site, size=size, language=language, worker=worker)
     context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": site.url}]
     )

@@ -46,7 +46,7 @@ OFFER = """() => {
 
 
 def test_installable_with_a_worker_and_an_offline_page(browser, site, tmp_path):
-    context = visitor_context(browser, site, size="phone", language="en")
+    context = visitor_context(browser, site, size="phone", language="en", worker=True)
     page = context.new_page()
     page.goto(site.url + "/")
     page.wait_for_function(CONTROLLED)
@@ -104,7 +104,13 @@ def test_a_match_page_is_never_kept(browser, site, client, tmp_path):
         for size in SIZES:
             for scheme in ("light", "dark"):
                 context = signed_in_context(
-                    browser, site, client.__class__, anna, size=size, language=language
+                    browser,
+                    site,
+                    client.__class__,
+                    anna,
+                    size=size,
+                    language=language,
+                    worker=True,
                 )
                 page = context.new_page()
                 page.emulate_media(color_scheme=scheme)

@@ -61,10 +61,8 @@ def check_pages(page, site, match, code: str, locale: str, shots: Path | None, s
         "match": f"/matches/{match.pk}/",
     }
     for name, path in pages.items():
-        # The document, not every subresource: in a CI run the window's load event of the rules
-        # page, opened right after the previous language's match page, waited past 30 s (which
-        # subresource held it was not found; the service worker, web/pwa.py, arrived the same
-        # day); what this test checks is the page's language, which the document carries.
+        # The document, not every subresource: what this test checks is the page's language,
+        # which the document carries.
         page.goto(site.url + path, wait_until="domcontentloaded")
         if name == "match":  # the script fills the page from the socket's snapshot
             page.wait_for_function(
