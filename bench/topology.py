@@ -38,6 +38,20 @@ ROOT = Path(__file__).resolve().parent.parent
 SITE_CONFIG = ROOT / "deploy" / "nginx" / "nardy.conf"
 SERVER_NAME = "localhost"
 START_TIMEOUT = 90.0
+# The Celery processes start again when they exit by themselves, as their systemd units do
+# (deploy/systemd/nardy-worker.service and the others: Restart=always, RestartSec=2). kombu's
+# Redis transport (5.7) can end a worker with "Unrecoverable error: AttributeError: 'NoneType'
+# object has no attribute 'hostname'" when Redis goes away while the worker restores its
+# unacknowledged messages: twice in 26 Redis restarts on a loaded machine, and in a CI run of
+# the Redis restart drill. At most RESTARTS_MAX times each, so a process that fails at every start still fails
+# the wait (systemd's StartLimitBurst does the same).
+RESTARTED_LIKE_SYSTEMD = {
+    "worker": "start_worker",
+    "analysis": "start_analysis_worker",
+    "beat": "start_beat",
+}
+RESTART_SECONDS = 2.0
+RESTARTS_MAX = 3
 
 log = logging.getLogger("topology")
 
@@ -174,6 +188,7 @@ class Topology:
         self.environment: dict[str, str] = {}
         self.ca_file = self.root / "tls" / "fullchain.pem"
         self.keep_root = False
+        self.restarts: list[tuple[str, int | None]] = []  # (name, its exit code), in order
 
     # --- paths and addresses ----------------------------------------------------------------
     def socket_path(self, index: int) -> Path:
@@ -390,12 +405,43 @@ class Topology:
         )  # fmt: skip
 
     def wait_healthy(self, timeout: float = START_TIMEOUT) -> None:
-        """Until /healthz through nginx is 200: database, Redis, channel layer and a worker."""
-        processes.wait_until(
-            lambda: self.get("/healthz")[0] == 200,
-            timeout=timeout, what=f"/healthz through nginx (logs in {self.logs})",
-            processes=self.children.processes, interval=0.2,
+        """Until /healthz through nginx is 200: database, Redis, channel layer and a worker.
+        A Celery process that exited meanwhile is started again (RESTARTED_LIKE_SYSTEMD, noted
+        in `restarts`); any other child that exited fails the wait with the end of its log (the
+        folder is removed when the run ends)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                processes.wait_until(
+                    lambda: self.get("/healthz")[0] == 200,
+                    timeout=max(0.0, deadline - time.monotonic()),
+                    what=f"/healthz through nginx (logs in {self.logs})",
+                    processes=self.children.processes, interval=0.2,
+                )  # fmt: skip
+                return
+            except processes.ProcessExited as exited:
+                gone = [
+                    n for n, child in self.children.processes.items() if child.poll() is not None
+                ]
+                if not all(self._restart(name) for name in gone):
+                    tails = "".join(f"\n--- {n}.log ---\n{self.children.log_tail(n)}" for n in gone)
+                    raise processes.ProcessExited(f"{exited}{tails}") from exited
+
+    def _restart(self, name: str) -> bool:
+        """Start an exited Celery process again, as systemd would; False for any other child or
+        past RESTARTS_MAX."""
+        start = RESTARTED_LIKE_SYSTEMD.get(name)
+        if start is None or [n for n, _code in self.restarts].count(name) >= RESTARTS_MAX:
+            return False
+        code = self.children.processes[name].returncode
+        log.warning(
+            "%s exited with %s; started again after %.0f s, as its systemd unit would be:\n%s",
+            name, code, RESTART_SECONDS, self.children.log_tail(name, 12),
         )  # fmt: skip
+        time.sleep(RESTART_SECONDS)
+        getattr(self, start)()
+        self.restarts.append((name, code))
+        return True
 
     # --- HTTP through nginx -----------------------------------------------------------------
     def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:

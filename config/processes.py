@@ -210,6 +210,15 @@ class Children:
         """SIGKILL one child and its group (a Celery worker's pool children too)."""
         kill(self.processes.pop(name))
 
+    def log_tail(self, name: str, lines: int = 40) -> str:
+        """The last lines a child wrote: what a failure message needs when the child exited
+        and its folder is removed at the end of the run."""
+        try:
+            text = (self.log_dir / f"{name}.log").read_text(errors="replace")
+        except OSError as error:
+            return f"(no log: {error})"
+        return "\n".join(text.splitlines()[-lines:])
+
     def close_logs(self) -> None:
         for handle in self._logs:
             handle.close()
