@@ -43,8 +43,8 @@ START_TIMEOUT = 90.0
 # Redis transport (5.7) can end a worker with "Unrecoverable error: AttributeError: 'NoneType'
 # object has no attribute 'hostname'" when Redis goes away while the worker restores its
 # unacknowledged messages: twice in 26 Redis restarts on a loaded machine, and in a CI run of
-# the Redis restart drill. At most RESTARTS_MAX times each, so a process that fails at every start still fails
-# the wait (systemd's StartLimitBurst does the same).
+# the Redis restart drill. At most RESTARTS_MAX times each, so a process that fails at every
+# start still fails the wait (systemd's StartLimitBurst does the same).
 RESTARTED_LIKE_SYSTEMD = {
     "worker": "start_worker",
     "analysis": "start_analysis_worker",
