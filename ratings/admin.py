@@ -17,6 +17,10 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 @admin.register(Rating)
 class RatingAdmin(ReadOnlyAdmin):
     list_display = ("user", "value", "rating", "peak", "experience", "matches", "wins")
+    # The player first (the board's shared columns come first in the model, ratings/models.py
+    # BoardRating).
+    fields = ("user", "rating", "peak", "experience", "matches", "wins", "history_length",
+              "last_rated_at")  # fmt: skip
     search_fields = ("user__username",)
     raw_id_fields = ("user",)
 

@@ -41,12 +41,12 @@ NEW_PLAYER = ShownRating(INITIAL_RATING, True)
 RATING_DIGITS = {"max_digits": 10, "decimal_places": 4}  # elo.RATING_PLACES
 
 
-class Rating(models.Model):
-    """A player's current rating (one row per player, created at their first rated match)."""
+class BoardRating(models.Model):
+    """What every rating board keeps per player: the rating (FIBS formula, ratings/elo.py), the
+    whole number pages show, the experience that makes it provisional, the counters and the
+    last rated match. Live play's board (`Rating`) and the correspondence board
+    (`CorrespondenceRating`) are each a table of these."""
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating"
-    )
     rating = models.DecimalField(_("rating"), default=elo.INITIAL_RATING, **RATING_DIGITS)
     # The whole number pages show, computed by PostgreSQL from `rating` (never written by us): the
     # games side reads it as before, and nothing can let the two disagree.
@@ -56,16 +56,31 @@ class Rating(models.Model):
         db_persist=True,
         verbose_name=_("rating (shown)"),
     )
-    peak = models.DecimalField(_("peak rating"), default=elo.INITIAL_RATING, **RATING_DIGITS)
     experience = models.PositiveIntegerField(
         _("experience"), default=0, help_text=_("the sum of the lengths of rated matches played")
     )
     matches = models.PositiveIntegerField(_("rated matches"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)
+    last_rated_at = models.DateTimeField(_("last rated match"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def provisional(self) -> bool:
+        return elo.is_provisional(self.experience)
+
+
+class Rating(BoardRating):
+    """A player's current rating (one row per player, created at their first rated match)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating"
+    )
+    peak = models.DecimalField(_("peak rating"), default=elo.INITIAL_RATING, **RATING_DIGITS)
     # How many history rows (RatingChange) the player has, reverted ones included: the next one
     # is numbered one more (RatingChange.number).
     history_length = models.PositiveIntegerField(default=0, db_default=0)
-    last_rated_at = models.DateTimeField(_("last rated match"), null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -99,10 +114,6 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.rating}"
-
-    @property
-    def provisional(self) -> bool:
-        return elo.is_provisional(self.experience)
 
 
 class RatingChange(models.Model):
@@ -277,7 +288,7 @@ class CountedMatch(models.Model):
         return f"match #{self.match_id}" + (" (reverted)" if self.reverted_at else "")
 
 
-class CorrespondenceRating(models.Model):
+class CorrespondenceRating(BoardRating):
     """A player's rating in correspondence matches (docs/rules.md, Platform rules,
     Correspondence): a board of its own beside live play's, as lichess keeps one, by the same
     FIBS formula from 1500. One row per player, created at their first rated correspondence
@@ -286,17 +297,6 @@ class CorrespondenceRating(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="correspondence_rating"
     )
-    rating = models.DecimalField(_("rating"), default=elo.INITIAL_RATING, **RATING_DIGITS)
-    value = models.GeneratedField(
-        expression=Cast(Round(F("rating")), models.IntegerField()),
-        output_field=models.IntegerField(),
-        db_persist=True,
-        verbose_name=_("rating (shown)"),
-    )
-    experience = models.PositiveIntegerField(_("experience"), default=0)
-    matches = models.PositiveIntegerField(_("rated matches"), default=0)
-    wins = models.PositiveIntegerField(_("wins"), default=0)
-    last_rated_at = models.DateTimeField(_("last rated match"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("correspondence rating")

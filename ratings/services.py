@@ -1,14 +1,16 @@
 """Rating writes: applying a rated match's result once, and taking it back when it is annulled.
 
-Both lock the players' Rating rows (`select_for_update`, in user-id order so two matches ending at
-once cannot deadlock) and only then look at the match's history rows: whoever comes second waits
-for the first to commit and then sees its rows, so a match is applied (or reverted) exactly once
+Both lock the players' rows of the match's board (`Board`: live play's Rating rows or the
+correspondence board's; `select_for_update`, in user-id order so two matches ending at once
+cannot deadlock) and only then look at the match's history rows: whoever comes second waits for
+the first to commit and then sees its rows, so a match is applied (or reverted) exactly once
 whatever calls it, from however many threads (a Celery worker's and a socket's at once).
 """
 
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypedDict
 
@@ -38,17 +40,36 @@ class Applied(TypedDict):
     delta: int
 
 
-def _lock_ratings(user_ids: list[int]) -> dict[int, Rating]:
-    """The players' Rating rows, created at 1500 when missing, locked in user-id order.
+@dataclass(frozen=True)
+class Board:
+    """A rating board's two tables: the players' rows and the history of changes. Live play's
+    board also keeps each player's peak, a numbered history (the rating chart) and the week and
+    month counters; the correspondence board (docs/rules.md, Platform rules, Correspondence) is
+    a figure on the profile, by the same formula and the same once-only locking."""
+
+    ratings: type[Rating] | type[CorrespondenceRating]
+    changes: type[RatingChange] | type[CorrespondenceRatingChange]
+    live: bool
+
+
+LIVE = Board(Rating, RatingChange, live=True)
+CORRESPONDENCE = Board(CorrespondenceRating, CorrespondenceRatingChange, live=False)
+# The columns of a board's rows that applying or reverting a match writes.
+COUNTED_FIELDS = ["rating", "experience", "matches", "wins", "last_rated_at"]
+LIVE_FIELDS = [*COUNTED_FIELDS, "peak", "history_length"]
+
+
+def _lock_ratings(board: Board, user_ids: list[int]) -> dict[int, Any]:
+    """The players' rows of `board`, created at 1500 when missing, locked in user-id order.
 
     The missing rows are inserted in user-id order too: two transactions inserting the same two
     new rows in opposite orders would each wait on the other's uncommitted index entry."""
     ordered = sorted(set(user_ids))
-    Rating.objects.bulk_create(
-        [Rating(user_id=user_id) for user_id in ordered], ignore_conflicts=True
+    board.ratings.objects.bulk_create(
+        [board.ratings(user_id=user_id) for user_id in ordered], ignore_conflicts=True
     )
-    rows = Rating.objects.select_for_update().filter(user_id__in=ordered).order_by("user_id")
-    return {row.user_id: row for row in rows}
+    rows = board.ratings.objects.select_for_update().filter(user_id__in=ordered)
+    return {row.user_id: row for row in rows.order_by("user_id")}
 
 
 def period_starts(moment: datetime.datetime) -> dict[str, datetime.date]:
@@ -77,19 +98,18 @@ def _against_bot(user_ids: list[int]) -> bool:
 
 
 def rating_apply_match(*, match: Any, winner_id: int, loser_id: int) -> dict[int, Applied]:
-    """Apply a finished rated match (FIBS formula, ratings/elo.py) to both players, once.
+    """Apply a finished rated match (FIBS formula, ratings/elo.py) to both players, once: a
+    correspondence match on the correspondence board, any other on live play's.
 
-    Call it inside the transaction that ends the match. Locks both Rating rows; a second call for
-    the same match (in this transaction or any other) changes nothing and returns the changes
-    already made (empty when the match was reverted since). A correspondence match moves the
-    correspondence ratings instead (`correspondence_rating_apply`)."""
-    if getattr(match, "correspondence", False):
-        return correspondence_rating_apply(match=match, winner_id=winner_id, loser_id=loser_id)
+    Call it inside the transaction that ends the match. Locks both players' rows; a second call
+    for the same match (in this transaction or any other) changes nothing and returns the
+    changes already made (empty when the match was reverted since)."""
+    board = CORRESPONDENCE if getattr(match, "correspondence", False) else LIVE
     with transaction.atomic():
-        ratings = _lock_ratings([winner_id, loser_id])
-        done = list(RatingChange.objects.filter(match_id=match.pk, reverted_at__isnull=True))
-        if done or RatingChange.objects.filter(match_id=match.pk).exists():
-            return {change.user_id: _applied(change) for change in done}
+        ratings = _lock_ratings(board, [winner_id, loser_id])
+        made = board.changes.objects.filter(match_id=match.pk)
+        if made.exists():
+            return {change.user_id: _applied(change) for change in made.filter(reverted_at=None)}
         winner, loser = ratings[winner_id], ratings[loser_id]
         result = elo.match_result(
             winner=elo.Side(winner.rating, winner.experience),
@@ -97,179 +117,75 @@ def rating_apply_match(*, match: Any, winner_id: int, loser_id: int) -> dict[int
             length=match.length,
         )
         now = match.finished_at or timezone.now()
-        counted = not _against_bot([winner_id, loser_id])
+        # Every change from the ratings before the match, before any row moves.
         changes = [
-            _change(match, winner, loser, result.winner_delta, won=True, now=now),
-            _change(match, loser, winner, result.loser_delta, won=False, now=now),
+            _change(board, match, winner, loser, result.winner_delta, won=True, now=now),
+            _change(board, match, loser, winner, result.loser_delta, won=False, now=now),
         ]
-        for change, row in ((changes[0], winner), (changes[1], loser)):
-            row.history_length += 1
-            change.number = row.history_length
+        counted = not _against_bot([winner_id, loser_id])
+        for change, row in zip(changes, (winner, loser), strict=True):
             row.rating = change.after
-            row.peak = max(row.peak, change.after)
             row.experience += match.length
             row.last_rated_at = now
             if counted:
                 row.matches += 1
                 row.wins += int(change.won)
-                _count_period(row.user_id, now, won=change.won, sign=1)
-        RatingChange.objects.bulk_create(changes)
-        Rating.objects.bulk_update(
-            [winner, loser],
-            ["rating", "peak", "experience", "matches", "wins", "last_rated_at", "history_length"],
+            if board.live:
+                row.history_length += 1
+                change.number = row.history_length
+                row.peak = max(row.peak, change.after)
+                if counted:
+                    _count_period(row.user_id, now, won=change.won, sign=1)
+        board.changes.objects.bulk_create(changes)
+        board.ratings.objects.bulk_update(
+            [winner, loser], LIVE_FIELDS if board.live else COUNTED_FIELDS
         )
     return {change.user_id: _applied(change) for change in changes}
 
 
-def _change(match: Any, player: Rating, opponent: Rating, delta: Decimal, *, won: bool, now):
-    return RatingChange(
-        user_id=player.user_id,
-        match_id=match.pk,
-        opponent_id=opponent.user_id,
-        opponent_rating=opponent.rating,
-        before=player.rating,
-        after=player.rating + delta,
-        delta=delta,
-        length=match.length,
-        won=won,
-        created_at=now,
-    )
+def _change(board: Board, match: Any, player: Any, opponent: Any, delta: Decimal, *, won: bool,
+            now: datetime.datetime) -> Any:  # fmt: skip
+    change = board.changes(
+        user_id=player.user_id, match_id=match.pk, before=player.rating,
+        after=player.rating + delta, delta=delta, length=match.length, won=won, created_at=now,
+    )  # fmt: skip
+    if board.live:  # the history the profile lists names the opponent and their rating
+        change.opponent_id, change.opponent_rating = opponent.user_id, opponent.rating
+    return change
 
 
-def _applied(change: RatingChange) -> Applied:
-    return Applied(before=change.shown_before, after=change.shown_after, delta=change.shown_delta)
-
-
-def rating_revert_match(*, match_id: int) -> int:
-    """Take back a match's rating changes exactly (an annulled match): each player's
-    rating loses that match's delta, experience its length, the matches and wins counters (all
-    time, week and month) that match. Changes made by later matches stay as they were (they are
-    not recomputed). The match, rated or not, also leaves both players' records
-    (ratings/counts.py). Locks both Rating rows; reverting twice changes nothing. Returns the number
-    of history rows reverted (0 or 2)."""
-    with transaction.atomic():
-        if CorrespondenceRatingChange.objects.filter(match_id=match_id).exists():
-            record_revert_match(match_id=match_id)
-            return correspondence_rating_revert(match_id=match_id)
-        user_ids = sorted(
-            RatingChange.objects.filter(match_id=match_id).values_list("user_id", flat=True)
-        )
-        # The Rating rows first, then the records, as at a match's end: no two orders, no deadlock.
-        ratings = _lock_ratings(user_ids) if user_ids else {}
-        record_revert_match(match_id=match_id)
-        if not user_ids:
-            return 0
-        changes = list(
-            RatingChange.objects.select_for_update().filter(
-                match_id=match_id, reverted_at__isnull=True
-            )
-        )
-        now = timezone.now()
-        counted = not _against_bot(user_ids)
-        for change in changes:
-            row = ratings[change.user_id]
-            row.rating -= change.delta
-            row.experience -= change.length
-            if counted:
-                row.matches -= 1
-                row.wins -= int(change.won)
-                _count_period(change.user_id, change.created_at, won=change.won, sign=-1)
-            change.reverted_at = now
-        RatingChange.objects.bulk_update(changes, ["reverted_at"])
-        for row in ratings.values():
-            # The peak and the last rated match come from the history that still counts.
-            kept = RatingChange.objects.filter(user_id=row.user_id, reverted_at__isnull=True)
-            figures = kept.aggregate(peak=Max("after"), last=Max("created_at"))
-            row.peak = max(elo.INITIAL_RATING, row.rating, figures["peak"] or elo.INITIAL_RATING)
-            row.last_rated_at = figures["last"]
-        Rating.objects.bulk_update(
-            list(ratings.values()),
-            ["rating", "peak", "experience", "matches", "wins", "last_rated_at"],
-        )
-    return len(changes)
-
-
-# --- Correspondence matches: their own board (docs/rules.md, Platform rules, Correspondence) ---
-# The same formula and the same once-only locking as above, on CorrespondenceRating rows; no
-# peak, no chart, no week or month boards: a correspondence rating is a figure on the profile.
-
-
-def _lock_correspondence_ratings(user_ids: list[int]) -> dict[int, CorrespondenceRating]:
-    ordered = sorted(set(user_ids))
-    CorrespondenceRating.objects.bulk_create(
-        [CorrespondenceRating(user_id=user_id) for user_id in ordered], ignore_conflicts=True
-    )
-    rows = (
-        CorrespondenceRating.objects.select_for_update()
-        .filter(user_id__in=ordered)
-        .order_by("user_id")
-    )
-    return {row.user_id: row for row in rows}
-
-
-def _applied_correspondence(change: CorrespondenceRatingChange) -> Applied:
+def _applied(change: Any) -> Applied:
+    """As shown: whole numbers, the delta being after − before as shown."""
     before, after = elo.shown(change.before), elo.shown(change.after)
     return Applied(before=before, after=after, delta=after - before)
 
 
-def correspondence_rating_apply(*, match: Any, winner_id: int, loser_id: int) -> dict[int, Applied]:
-    """Apply a finished rated correspondence match to both players' correspondence ratings,
-    once (as `rating_apply_match`)."""
+def rating_revert_match(*, match_id: int) -> int:
+    """Take back a match's rating changes exactly (an annulled match), on the board it moved:
+    each player's rating loses that match's delta, experience its length, the matches and wins
+    counters (all time and, on live play's board, week and month) that match. Changes made by
+    later matches stay as they were (they are not recomputed). The match, rated or not, also
+    leaves both players' records (ratings/counts.py). Locks both players' rows; reverting twice
+    changes nothing. Returns the number of history rows reverted (0 or 2)."""
     with transaction.atomic():
-        ratings = _lock_correspondence_ratings([winner_id, loser_id])
-        changes = CorrespondenceRatingChange.objects.filter(match_id=match.pk)
-        if changes.exists():
-            done = changes.filter(reverted_at__isnull=True)
-            return {change.user_id: _applied_correspondence(change) for change in done}
-        winner, loser = ratings[winner_id], ratings[loser_id]
-        result = elo.match_result(
-            winner=elo.Side(winner.rating, winner.experience),
-            loser=elo.Side(loser.rating, loser.experience),
-            length=match.length,
+        board = (
+            CORRESPONDENCE
+            if CorrespondenceRatingChange.objects.filter(match_id=match_id).exists()
+            else LIVE
         )
-        now = match.finished_at or timezone.now()
-        counted = not _against_bot([winner_id, loser_id])
-        made = []
-        for row, delta, won in (
-            (winner, result.winner_delta, True),
-            (loser, result.loser_delta, False),
-        ):
-            made.append(
-                CorrespondenceRatingChange(
-                    user_id=row.user_id, match_id=match.pk, before=row.rating,
-                    after=row.rating + delta, delta=delta, length=match.length, won=won,
-                    created_at=now,
-                )
-            )  # fmt: skip
-            row.rating += delta
-            row.experience += match.length
-            row.last_rated_at = now
-            if counted:
-                row.matches += 1
-                row.wins += int(won)
-        CorrespondenceRatingChange.objects.bulk_create(made)
-        CorrespondenceRating.objects.bulk_update(
-            [winner, loser], ["rating", "experience", "matches", "wins", "last_rated_at"]
-        )
-    return {change.user_id: _applied_correspondence(change) for change in made}
-
-
-def correspondence_rating_revert(*, match_id: int) -> int:
-    """Take back a correspondence match's rating changes exactly (an annulled match), once."""
-    with transaction.atomic():
         user_ids = sorted(
-            CorrespondenceRatingChange.objects.filter(match_id=match_id).values_list(
-                "user_id", flat=True
-            )
+            board.changes.objects.filter(match_id=match_id).values_list("user_id", flat=True)
         )
-        ratings = _lock_correspondence_ratings(user_ids)
+        # The rating rows first, then the records, as at a match's end: no two orders, no deadlock.
+        ratings = _lock_ratings(board, user_ids) if user_ids else {}
+        record_revert_match(match_id=match_id)
+        if not user_ids:
+            return 0
         changes = list(
-            CorrespondenceRatingChange.objects.select_for_update().filter(
-                match_id=match_id, reverted_at__isnull=True
-            )
+            board.changes.objects.select_for_update().filter(match_id=match_id, reverted_at=None)
         )
-        counted = not _against_bot(user_ids)
         now = timezone.now()
+        counted = not _against_bot(user_ids)
         for change in changes:
             row = ratings[change.user_id]
             row.rating -= change.delta
@@ -277,9 +193,19 @@ def correspondence_rating_revert(*, match_id: int) -> int:
             if counted:
                 row.matches -= 1
                 row.wins -= int(change.won)
+                if board.live:
+                    _count_period(change.user_id, change.created_at, won=change.won, sign=-1)
             change.reverted_at = now
-        CorrespondenceRatingChange.objects.bulk_update(changes, ["reverted_at"])
-        CorrespondenceRating.objects.bulk_update(
-            list(ratings.values()), ["rating", "experience", "matches", "wins"]
+        board.changes.objects.bulk_update(changes, ["reverted_at"])
+        for row in ratings.values():
+            # The peak and the last rated match come from the history that still counts.
+            kept = board.changes.objects.filter(user_id=row.user_id, reverted_at=None)
+            figures = kept.aggregate(peak=Max("after"), last=Max("created_at"))
+            row.last_rated_at = figures["last"]
+            if board.live:
+                peak = figures["peak"] or elo.INITIAL_RATING
+                row.peak = max(elo.INITIAL_RATING, row.rating, peak)
+        board.ratings.objects.bulk_update(
+            list(ratings.values()), [*COUNTED_FIELDS, "peak"] if board.live else COUNTED_FIELDS
         )
     return len(changes)

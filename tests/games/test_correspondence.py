@@ -364,8 +364,17 @@ def test_a_rated_correspondence_match_moves_the_correspondence_rating_only(
     match_annul(moderator=staff, match_id=corr_match.pk, reason="test")
     rows = {row.user_id: row for row in CorrespondenceRating.objects.all()}
     assert rows[black.pk].rating == rows[white.pk].rating == 1500
-    assert rows[black.pk].matches == 0
+    assert rows[black.pk].matches == rows[black.pk].wins == rows[white.pk].matches == 0
+    # No correspondence match of theirs counts now: no last rated one either.
+    assert rows[black.pk].last_rated_at is None and rows[white.pk].last_rated_at is None
     assert CorrespondenceRatingChange.objects.filter(reverted_at__isnull=True).count() == 0
+    # Applying it again (a late hook) changes nothing: the match was applied once.
+    from ratings.services import rating_apply_match
+
+    corr_match.refresh_from_db()
+    assert rating_apply_match(match=corr_match, winner_id=black.pk, loser_id=white.pk) == {}
+    assert CorrespondenceRating.objects.get(user=black).rating == 1500
+    assert not Rating.objects.filter(user__in=players).exists()
 
 
 FORM = {

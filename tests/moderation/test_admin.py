@@ -106,3 +106,18 @@ def test_a_moderator_cannot_edit_users_ratings_or_boards(client, fixed_dice):
     assert client.post(f"/admin/accounts/user/{player.pk}/change/", {}).status_code == 403
     assert client.get("/admin/ratings/rating/add/").status_code == 403
     assert client.get(f"/admin/accounts/user/{player.pk}/change/").status_code == 200  # can view
+
+
+def test_a_rating_page_shows_the_player_first_and_saves_nothing(client):
+    from ratings.models import Rating
+
+    rating = Rating.objects.create(user=make_user("rated_one"), experience=4, matches=1, wins=1)
+    superuser = make_user("root", is_staff=True, is_superuser=True)
+    enable_totp(superuser)
+    client.force_login(superuser)
+    page = client.get(f"/admin/ratings/rating/{rating.pk}/change/")
+    html = page.content.decode()
+    assert page.status_code == 200 and 'name="_save"' not in html
+    assert "rated_one" in html
+    assert html.index("field-user") < html.index("field-rating") < html.index("field-peak")
+    assert "field-history_length" in html and "field-last_rated_at" in html
