@@ -45,11 +45,7 @@ START_TIMEOUT = 90.0
 # unacknowledged messages: twice in 26 Redis restarts on a loaded machine, and in a CI run of
 # the Redis restart drill. At most RESTARTS_MAX times each, so a process that fails at every
 # start still fails the wait (systemd's StartLimitBurst does the same).
-RESTARTED_LIKE_SYSTEMD = {
-    "worker": "start_worker",
-    "analysis": "start_analysis_worker",
-    "beat": "start_beat",
-}
+RESTARTED_LIKE_SYSTEMD = ("worker", "analysis", "beat")
 RESTART_SECONDS = 2.0
 RESTARTS_MAX = 3
 
@@ -430,16 +426,19 @@ class Topology:
     def _restart(self, name: str) -> bool:
         """Start an exited Celery process again, as systemd would; False for any other child or
         past RESTARTS_MAX."""
-        start = RESTARTED_LIKE_SYSTEMD.get(name)
-        if start is None or [n for n, _code in self.restarts].count(name) >= RESTARTS_MAX:
+        if name not in RESTARTED_LIKE_SYSTEMD:
             return False
+        if [n for n, _code in self.restarts].count(name) >= RESTARTS_MAX:
+            return False
+        start = {"worker": self.start_worker, "analysis": self.start_analysis_worker,
+                 "beat": self.start_beat}[name]  # fmt: skip
         code = self.children.processes[name].returncode
         log.warning(
             "%s exited with %s; started again after %.0f s, as its systemd unit would be:\n%s",
             name, code, RESTART_SECONDS, self.children.log_tail(name, 12),
         )  # fmt: skip
         time.sleep(RESTART_SECONDS)
-        getattr(self, start)()
+        start()
         self.restarts.append((name, code))
         return True
 

@@ -9,6 +9,7 @@ again."""
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 
 import pytest
@@ -190,6 +191,20 @@ async def test_drill_worker_killed_deadline_still_enforced(production):
         f" (new worker answering after {worker_back:.2f} s; the deadline held by the killed "
         f"worker enforced {first['late_seconds'] * 1000:.0f} ms late by the beat sweep)",
     )
+
+
+def test_an_exited_beat_is_started_again_as_systemd_would(production):
+    """A Celery process that ends by itself (here the beat, told to stop as nobody in production
+    would) is started again by the next health wait, as its unit's Restart=always does, and the
+    restart is noted; the restart drills lean on it when kombu ends the worker."""
+    before = len(production.restarts)
+    beat = production.children.processes["beat"]
+    beat.send_signal(signal.SIGTERM)
+    beat.wait(timeout=30)
+    production.wait_healthy()
+    assert production.restarts[before:] == [("beat", beat.returncode)]
+    again = production.children.processes["beat"]
+    assert again is not beat and again.poll() is None
 
 
 def test_metrics_saw_the_drills(production):
