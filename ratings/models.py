@@ -116,9 +116,44 @@ class Rating(BoardRating):
         return f"{self.user} {self.rating}"
 
 
-class RatingChange(models.Model):
-    """One player's rating change in one rated match (two rows per match). Kept when the match is
-    annulled, marked `reverted_at`, so the match can never be applied again."""
+class BoardChange(models.Model):
+    """What every rating board's history keeps of one player's change in one rated match: the
+    rating before and after, the change, the match's length (the experience it gave), the result,
+    when it counted and when an annulment took it back. Kept when the match is annulled, marked
+    `reverted_at`, so the match can never be applied again. `RatingChange` and
+    `CorrespondenceRatingChange` are each a table of these."""
+
+    before = models.DecimalField(_("before"), **RATING_DIGITS)
+    after = models.DecimalField(_("after"), **RATING_DIGITS)
+    delta = models.DecimalField(_("change"), **RATING_DIGITS)
+    length = models.PositiveSmallIntegerField(_("match length"))
+    won = models.BooleanField(_("won"))
+    # When the match ended (the week and month its win counts in).
+    created_at = models.DateTimeField(default=timezone.now)
+    reverted_at = models.DateTimeField(_("reverted"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.before} → {self.after} (match #{self.match_id})"
+
+    @property
+    def shown_before(self) -> int:
+        return elo.shown(self.before)
+
+    @property
+    def shown_after(self) -> int:
+        return elo.shown(self.after)
+
+    @property
+    def shown_delta(self) -> int:
+        """The change in whole numbers as the pages show the ratings (after − before, shown)."""
+        return elo.shown(self.after) - elo.shown(self.before)
+
+
+class RatingChange(BoardChange):
+    """One player's rating change in one rated match of live play (two rows per match)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
@@ -130,14 +165,6 @@ class RatingChange(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", null=True
     )
     opponent_rating = models.DecimalField(_("opponent's rating"), null=True, **RATING_DIGITS)
-    before = models.DecimalField(_("before"), **RATING_DIGITS)
-    after = models.DecimalField(_("after"), **RATING_DIGITS)
-    delta = models.DecimalField(_("change"), **RATING_DIGITS)
-    length = models.PositiveSmallIntegerField(_("match length"))
-    won = models.BooleanField(_("won"))
-    # When the match ended (the week and month its win counts in).
-    created_at = models.DateTimeField(default=timezone.now)
-    reverted_at = models.DateTimeField(_("reverted"), null=True, blank=True)
     # The player's n-th rated match (from 1, in the order applied; a reverted one keeps its
     # number): the rating chart picks its points by number, one index probe each, instead of
     # numbering the whole history on every draw (ratings/records.py).
@@ -157,22 +184,6 @@ class RatingChange(models.Model):
                 condition=Q(after=F("before") + F("delta")), name="rating_change_sum"
             ),
         ]
-
-    def __str__(self) -> str:
-        return f"{self.user}: {self.before} → {self.after} (match #{self.match_id})"
-
-    @property
-    def shown_before(self) -> int:
-        return elo.shown(self.before)
-
-    @property
-    def shown_after(self) -> int:
-        return elo.shown(self.after)
-
-    @property
-    def shown_delta(self) -> int:
-        """The change in whole numbers as the pages show the ratings (after − before, shown)."""
-        return elo.shown(self.after) - elo.shown(self.before)
 
 
 class Period(models.TextChoices):
@@ -312,9 +323,8 @@ class CorrespondenceRating(BoardRating):
         return f"{self.user} {self.rating} (correspondence)"
 
 
-class CorrespondenceRatingChange(models.Model):
-    """One player's correspondence rating change in one rated correspondence match, kept when
-    the match is annulled (marked `reverted_at`) so it is never applied again."""
+class CorrespondenceRatingChange(BoardChange):
+    """One player's correspondence rating change in one rated correspondence match."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -323,13 +333,6 @@ class CorrespondenceRatingChange(models.Model):
     match = models.ForeignKey(
         "games.Match", on_delete=models.CASCADE, related_name="correspondence_rating_changes"
     )
-    before = models.DecimalField(_("before"), **RATING_DIGITS)
-    after = models.DecimalField(_("after"), **RATING_DIGITS)
-    delta = models.DecimalField(_("change"), **RATING_DIGITS)
-    length = models.PositiveSmallIntegerField(_("match length"))
-    won = models.BooleanField(_("won"))
-    created_at = models.DateTimeField(default=timezone.now)
-    reverted_at = models.DateTimeField(_("reverted"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("correspondence rating change")
@@ -342,6 +345,3 @@ class CorrespondenceRatingChange(models.Model):
                 condition=Q(after=F("before") + F("delta")), name="correspondence_change_sum"
             ),
         ]
-
-    def __str__(self) -> str:
-        return f"{self.user}: {self.before} → {self.after} (match #{self.match_id})"

@@ -22,6 +22,7 @@ from accounts.models import User
 from ratings import elo
 from ratings.counts import record_revert_match
 from ratings.models import (
+    BoardChange,
     CorrespondenceRating,
     CorrespondenceRatingChange,
     Period,
@@ -154,10 +155,8 @@ def _change(board: Board, match: Any, player: Any, opponent: Any, delta: Decimal
     return change
 
 
-def _applied(change: Any) -> Applied:
-    """As shown: whole numbers, the delta being after − before as shown."""
-    before, after = elo.shown(change.before), elo.shown(change.after)
-    return Applied(before=before, after=after, delta=after - before)
+def _applied(change: BoardChange) -> Applied:
+    return Applied(before=change.shown_before, after=change.shown_after, delta=change.shown_delta)
 
 
 def rating_revert_match(*, match_id: int) -> int:
