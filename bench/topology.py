@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -44,8 +45,8 @@ START_TIMEOUT = 90.0
 # object has no attribute 'hostname'" when Redis goes away while the worker restores its
 # unacknowledged messages: twice in 26 Redis restarts on a loaded machine, and in a CI run of
 # the Redis restart drill. At most RESTARTS_MAX times each, so a process that fails at every
-# start still fails the wait (systemd's StartLimitBurst does the same).
-RESTARTED_LIKE_SYSTEMD = ("worker", "analysis", "beat")
+# start still fails the wait (systemd's StartLimitBurst does the same). Which ones, and how each
+# starts: RESTARTED_LIKE_SYSTEMD, after the class.
 RESTART_SECONDS = 2.0
 RESTARTS_MAX = 3
 
@@ -426,19 +427,16 @@ class Topology:
     def _restart(self, name: str) -> bool:
         """Start an exited Celery process again, as systemd would; False for any other child or
         past RESTARTS_MAX."""
-        if name not in RESTARTED_LIKE_SYSTEMD:
+        start = RESTARTED_LIKE_SYSTEMD.get(name)
+        if start is None or [n for n, _code in self.restarts].count(name) >= RESTARTS_MAX:
             return False
-        if [n for n, _code in self.restarts].count(name) >= RESTARTS_MAX:
-            return False
-        start = {"worker": self.start_worker, "analysis": self.start_analysis_worker,
-                 "beat": self.start_beat}[name]  # fmt: skip
         code = self.children.processes[name].returncode
         log.warning(
             "%s exited with %s; started again after %.0f s, as its systemd unit would be:\n%s",
             name, code, RESTART_SECONDS, self.children.log_tail(name, 12),
         )  # fmt: skip
         time.sleep(RESTART_SECONDS)
-        start()
+        start(self)
         self.restarts.append((name, code))
         return True
 
@@ -453,3 +451,12 @@ class Topology:
             return response.status, response.read()
         finally:
             connection.close()
+
+
+# The Celery processes started again when they exit by themselves (RESTART_SECONDS above), each
+# by its own start method.
+RESTARTED_LIKE_SYSTEMD: dict[str, Callable[[Topology], object]] = {
+    "worker": Topology.start_worker,
+    "analysis": Topology.start_analysis_worker,
+    "beat": Topology.start_beat,
+}
